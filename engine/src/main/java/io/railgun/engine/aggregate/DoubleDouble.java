@@ -1,0 +1,94 @@
+package io.railgun.engine.aggregate;
+
+/**
+ * Double-double arithmetic (an unevaluated sum hi + lo carrying ~106 bits), used so that sums and
+ * sums of squares that are added to and subtracted from for the life of a window do not drift:
+ * removing a value restores the previous sum to within ~2^-104 of the largest magnitude seen,
+ * instead of the ~2^-52 a plain double would leave behind (Dekker, Knuth TwoSum; the QD library's
+ * accurate addition). Values live in caller-owned arrays ({@code hi[i]}, {@code lo[i]}) so state
+ * stays primitive. All methods are static and allocation-free.
+ */
+final class DoubleDouble {
+    private DoubleDouble() {}
+
+    /** {@code (hi[i], lo[i]) += (bHi, bLo)} with the accurate two-sum addition. */
+    static void add(double[] hi, double[] lo, int i, double bHi, double bLo) {
+        double aHi = hi[i];
+        double aLo = lo[i];
+        double s = aHi + bHi;
+        double bb = s - aHi;
+        double e = (aHi - (s - bb)) + (bHi - bb);
+        double t = aLo + bLo;
+        double tb = t - aLo;
+        double f = (aLo - (t - tb)) + (bLo - tb);
+        e += t;
+        double s1 = s + e;
+        e = e - (s1 - s);
+        e += f;
+        double h = s1 + e;
+        hi[i] = h;
+        lo[i] = e - (h - s1);
+    }
+
+    /** Adds {@code sign * x} exactly representable as a double. */
+    static void addDouble(double[] hi, double[] lo, int i, double x) {
+        add(hi, lo, i, x, 0.0);
+    }
+
+    /** Adds {@code x * x} (the square computed exactly with an FMA). */
+    static void addSquare(double[] hi, double[] lo, int i, double x, double sign) {
+        double p = x * x;
+        double err = Math.fma(x, x, -p);
+        add(hi, lo, i, sign * p, sign * err);
+    }
+
+    /** The high part of a long split exactly into two doubles. */
+    static double longHi(long v) {
+        return (double) v;
+    }
+
+    /** The low part of a long split exactly into two doubles: {@code v - (long) longHi(v)}. */
+    static double longLo(long v) {
+        double h = (double) v;
+        if (h >= 0x1p63) { // (long) h would saturate
+            return (double) (v - Long.MAX_VALUE) - 1.0;
+        }
+        return (double) (v - (long) h);
+    }
+
+    /** The rounded double value of {@code hi + lo}. */
+    static double value(double hi, double lo) {
+        return hi + lo;
+    }
+
+    /**
+     * The centred second moment {@code M2 = S2 - S1^2 / n} from the double-double power sums, in
+     * double-double, rounded to a double and clamped at zero. Differences below the accumulated
+     * rounding noise of S2 (relative 2^-90) are reported as exactly zero, so a window of equal
+     * values has variance 0 rather than a tiny residue.
+     */
+    static double centredSecondMoment(double s1Hi, double s1Lo, double s2Hi, double s2Lo, long n) {
+        // q = S1 * S1 (double-double product)
+        double p = s1Hi * s1Hi;
+        double pe = Math.fma(s1Hi, s1Hi, -p) + 2.0 * s1Hi * s1Lo;
+        double qHi = p + pe;
+        double qLo = pe - (qHi - p);
+        // q / n
+        double dn = (double) n;
+        double d1 = qHi / dn;
+        double r = Math.fma(-d1, dn, qHi) + qLo;
+        double d2 = r / dn;
+        double divHi = d1 + d2;
+        double divLo = d2 - (divHi - d1);
+        // S2 - q / n
+        double s = s2Hi - divHi;
+        double bb = s - s2Hi;
+        double e = (s2Hi - (s - bb)) + (-divHi - bb);
+        e += s2Lo - divLo;
+        double m2 = s + e;
+        if (m2 <= Math.abs(s2Hi) * 0x1p-90) {
+            return 0.0;
+        }
+        return m2;
+    }
+}

@@ -1,0 +1,68 @@
+package io.railgun.engine.aggregate;
+
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.expr.Evaluator;
+import io.railgun.engine.expr.ValueType;
+import io.railgun.engine.task.Reply;
+
+/**
+ * {@code MIN} and {@code MAX} of LONG, DOUBLE or BOOLEAN values: one {@link ExtremumDeque} per key,
+ * kept (cleared, not freed) when the key's slot is reset so slots reuse them.
+ */
+public final class ExtremumAggregator extends Aggregator {
+    private final int sign;
+    private ExtremumDeque[] deques = new ExtremumDeque[0];
+
+    /** @param max true for MAX, false for MIN */
+    public ExtremumAggregator(boolean max, Evaluator argument) {
+        super(argument);
+        this.sign = max ? 1 : -1;
+    }
+
+    @Override
+    public ValueType resultType() {
+        return argument.type();
+    }
+
+    @Override
+    public void ensureCapacity(int slots) {
+        deques = Columns.grow(deques, slots);
+    }
+
+    @Override
+    public void arrive(int slot, long timestamp, long seq, EventRow row) {
+        if (argument.eval(row)) {
+            ExtremumDeque d = deques[slot];
+            if (d == null) {
+                d = new ExtremumDeque();
+                deques[slot] = d;
+            }
+            d.arrive(timestamp, seq, SortableValue.encode(argument), sign);
+        }
+    }
+
+    @Override
+    public void expire(int slot, long timestamp, long seq, EventRow row) {
+        ExtremumDeque d = deques[slot];
+        if (d != null) {
+            d.expire(timestamp, seq);
+        }
+    }
+
+    @Override
+    public void reset(int slot) {
+        if (deques[slot] != null) {
+            deques[slot].clear();
+        }
+    }
+
+    @Override
+    public void write(int slot, Reply reply, int index) {
+        ExtremumDeque d = slot < 0 ? null : deques[slot];
+        if (d == null || d.isEmpty()) {
+            reply.setNull(index);
+        } else {
+            SortableValue.write(d.front(), argument.type(), reply, index);
+        }
+    }
+}

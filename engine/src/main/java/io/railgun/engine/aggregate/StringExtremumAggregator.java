@@ -1,0 +1,106 @@
+package io.railgun.engine.aggregate;
+
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.expr.Evaluator;
+import io.railgun.engine.expr.ValueType;
+import io.railgun.engine.task.Reply;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
+/**
+ * {@code MIN} and {@code MAX} of STRING values (UTF-8 byte order = code point order), with the same
+ * monotonic-deque algorithm as {@link ExtremumDeque}. Each kept entry holds a copy of its string,
+ * so this aggregator allocates for the values it keeps (numeric MIN/MAX do not).
+ */
+public final class StringExtremumAggregator extends Aggregator {
+    private final int sign;
+    private ArrayDeque<Entry>[] deques = newArray(0);
+
+    private record Entry(long ts, long seq, byte[] value) {}
+
+    public StringExtremumAggregator(boolean max, Evaluator argument) {
+        super(argument);
+        this.sign = max ? 1 : -1;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ArrayDeque<Entry>[] newArray(int n) {
+        return (ArrayDeque<Entry>[]) new ArrayDeque<?>[n];
+    }
+
+    @Override
+    public ValueType resultType() {
+        return ValueType.STRING;
+    }
+
+    @Override
+    public void ensureCapacity(int slots) {
+        deques = Columns.grow(deques, slots);
+    }
+
+    @Override
+    public void arrive(int slot, long timestamp, long seq, EventRow row) {
+        if (!argument.eval(row)) {
+            return;
+        }
+        ArrayDeque<Entry> d = deques[slot];
+        if (d == null) {
+            d = new ArrayDeque<>();
+            deques[slot] = d;
+        }
+        byte[] buf = argument.stringBuffer;
+        int off = argument.stringOffset;
+        int len = argument.stringLength;
+        // Entries are few in practice; rebuild through a scan from the back (newest first).
+        Entry[] all = d.toArray(new Entry[0]);
+        int p = all.length;
+        while (p > 0 && (all[p - 1].ts > timestamp || (all[p - 1].ts == timestamp && all[p - 1].seq > seq))) {
+            p--;
+        }
+        if (p < all.length && compare(all[p].value, buf, off, len) * sign >= 0) {
+            return;
+        }
+        int q = p;
+        while (q > 0 && compare(all[q - 1].value, buf, off, len) * sign <= 0) {
+            q--;
+        }
+        d.clear();
+        for (int i = 0; i < q; i++) {
+            d.addLast(all[i]);
+        }
+        d.addLast(new Entry(timestamp, seq, Arrays.copyOfRange(buf, off, off + len)));
+        for (int i = p; i < all.length; i++) {
+            d.addLast(all[i]);
+        }
+    }
+
+    private static int compare(byte[] a, byte[] b, int off, int len) {
+        return Arrays.compareUnsigned(a, 0, a.length, b, off, off + len);
+    }
+
+    @Override
+    public void expire(int slot, long timestamp, long seq, EventRow row) {
+        ArrayDeque<Entry> d = deques[slot];
+        if (d != null && !d.isEmpty() && d.peekFirst().ts == timestamp && d.peekFirst().seq == seq) {
+            d.pollFirst();
+        }
+    }
+
+    @Override
+    public void reset(int slot) {
+        if (deques[slot] != null) {
+            deques[slot].clear();
+        }
+    }
+
+    @Override
+    public void write(int slot, Reply reply, int index) {
+        ArrayDeque<Entry> d = slot < 0 ? null : deques[slot];
+        if (d == null || d.isEmpty()) {
+            reply.setNull(index);
+        } else {
+            byte[] v = d.peekFirst().value;
+            reply.setString(index, v, 0, v.length);
+        }
+    }
+}

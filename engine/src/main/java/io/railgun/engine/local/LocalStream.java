@@ -1,0 +1,147 @@
+package io.railgun.engine.local;
+
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.plan.MetricDefinition;
+import io.railgun.engine.plan.StatementBinder;
+import io.railgun.engine.query.QueryException;
+import io.railgun.engine.query.QueryParser;
+import io.railgun.engine.query.Statement;
+import io.railgun.engine.routing.Partitioning;
+import io.railgun.engine.schema.Field;
+import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.task.Reply;
+import io.railgun.engine.task.ReplyStatus;
+import io.railgun.engine.task.TaskOptions;
+import io.railgun.engine.task.TaskProcessor;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One stream run in-process, without Kafka: every task of the stream — one per (partitioner,
+ * partition) — lives here, events are routed to one task per partitioner as the front-end routes
+ * them over Kafka, and the tasks' replies are merged into one. Used by tests (against the oracle)
+ * and by the engine benchmark harness; the node does the same across processes.
+ *
+ * <p>Merging: the reply is {@code duplicate} when any task found the event a duplicate and
+ * {@code droppedLate} when any task dropped it as late; metrics are the union, in creation order.
+ * Not thread-safe.
+ */
+public final class LocalStream implements AutoCloseable {
+    private final StreamDefinition definition;
+    private final Map<String, TaskProcessor[]> tasksByPartitioner = new LinkedHashMap<>();
+    private final Map<String, Field> partitionerFields = new LinkedHashMap<>();
+    private final LinkedHashMap<String, MetricDefinition> metrics = new LinkedHashMap<>();
+
+    public LocalStream(StreamDefinition definition, TaskOptions options) {
+        this.definition = definition;
+        for (String p : definition.partitioners()) {
+            TaskProcessor[] tasks = new TaskProcessor[definition.partitions()];
+            for (int i = 0; i < tasks.length; i++) {
+                tasks[i] = new TaskProcessor(definition, options);
+            }
+            tasksByPartitioner.put(p, tasks);
+            partitionerFields.put(p, definition.schema().field(p));
+        }
+    }
+
+    public StreamDefinition definition() {
+        return definition;
+    }
+
+    /** Parses, checks and adds a statement's metrics to every task of its partitioner; all or nothing. */
+    public List<String> addStatement(String sql) throws QueryException {
+        Statement st = QueryParser.parse(sql);
+        List<MetricDefinition> defs = StatementBinder.bind(definition, st, metrics.keySet());
+        for (TaskProcessor t : tasksByPartitioner.get(defs.getFirst().partitioner())) {
+            t.addMetrics(defs);
+        }
+        List<String> names = new ArrayList<>();
+        for (MetricDefinition d : defs) {
+            metrics.put(d.name(), d);
+            names.add(d.name());
+        }
+        return names;
+    }
+
+    public boolean removeMetric(String name) {
+        MetricDefinition d = metrics.remove(name);
+        if (d == null) {
+            return false;
+        }
+        for (TaskProcessor t : tasksByPartitioner.get(d.partitioner())) {
+            t.removeMetric(name);
+        }
+        return true;
+    }
+
+    /** The metrics of the stream in creation order. */
+    public Map<String, MetricDefinition> metrics() {
+        return metrics;
+    }
+
+    /** Sends an event to one task per partitioner and merges their replies. */
+    public StreamReply process(EventRow row) {
+        boolean duplicate = false;
+        boolean dropped = false;
+        Map<String, Object> values = new LinkedHashMap<>();
+        Map<String, Object> byName = new LinkedHashMap<>();
+        for (Map.Entry<String, TaskProcessor[]> e : tasksByPartitioner.entrySet()) {
+            TaskProcessor[] tasks = e.getValue();
+            Reply r = tasks[partitionOf(row, partitionerFields.get(e.getKey()), tasks.length)].process(row);
+            duplicate |= r.status() == ReplyStatus.DUPLICATE;
+            dropped |= r.status() == ReplyStatus.DROPPED_LATE;
+            for (int i = 0; i < r.size(); i++) {
+                byName.put(r.name(i), r.value(i));
+            }
+        }
+        for (String name : metrics.keySet()) {
+            values.put(name, byName.get(name));
+        }
+        Field idField = definition.schema().field(definition.eventIdField());
+        return new StreamReply(idText(row, idField), duplicate, dropped, values);
+    }
+
+    /** Point read: the metric's value for the key in {@code keyRow}, at its task's stream time. */
+    public Object read(String metric, EventRow keyRow) {
+        MetricDefinition d = metrics.get(metric);
+        if (d == null) {
+            throw new IllegalArgumentException("no metric '" + metric + "' on stream '" + definition.name() + "'");
+        }
+        TaskProcessor[] tasks = tasksByPartitioner.get(d.partitioner());
+        return tasks[partitionOf(keyRow, partitionerFields.get(d.partitioner()), tasks.length)].read(metric, keyRow);
+    }
+
+    /** The task of a partitioner that holds the metrics for {@code row}'s key. */
+    public TaskProcessor task(String partitioner, EventRow row) {
+        TaskProcessor[] tasks = tasksByPartitioner.get(partitioner);
+        return tasks[partitionOf(row, partitionerFields.get(partitioner), tasks.length)];
+    }
+
+    public static int partitionOf(EventRow row, Field partitioner, int partitions) {
+        return Partitioning.partitionOf(row, partitioner, partitions);
+    }
+
+    private static String idText(EventRow row, Field idField) {
+        int f = idField.index();
+        if (row.isNull(f)) {
+            return null;
+        }
+        return switch (idField.type()) {
+            case STRING -> row.getString(f);
+            case LONG, TIMESTAMP -> Long.toString(row.getLong(f));
+            case DOUBLE -> Double.toString(row.getDouble(f));
+            case BOOLEAN -> Boolean.toString(row.getBoolean(f));
+        };
+    }
+
+    @Override
+    public void close() {
+        for (TaskProcessor[] tasks : tasksByPartitioner.values()) {
+            for (TaskProcessor t : tasks) {
+                t.close();
+            }
+        }
+    }
+}

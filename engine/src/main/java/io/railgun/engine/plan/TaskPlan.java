@@ -1,0 +1,330 @@
+package io.railgun.engine.plan;
+
+import io.railgun.engine.aggregate.Aggregator;
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.expr.Evaluator;
+import io.railgun.engine.expr.ExpressionCompiler;
+import io.railgun.engine.expr.ValueType;
+import io.railgun.engine.query.QueryException;
+import io.railgun.engine.query.Statement;
+import io.railgun.engine.reservoir.EventReservoir;
+import io.railgun.engine.schema.Field;
+import io.railgun.engine.schema.Schema;
+import io.railgun.engine.state.StateStore;
+import io.railgun.engine.task.Reply;
+import io.railgun.engine.window.WindowBounds;
+import io.railgun.engine.window.WindowCursor;
+import io.railgun.engine.window.WindowNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The DAG computing all metrics of one task (paper §4.1.2): Window → Filter → Group By → Aggregator,
+ * with operators shared along common prefixes (two metrics on the same window share the window
+ * node; the same window and WHERE share the filter; plus the same GROUP BY share the keyed state;
+ * the same function of the same argument shares the aggregator). Windows with the same head or tail
+ * edge share one reservoir cursor.
+ *
+ * <p>Operators created while the task has already counted events start empty (see
+ * {@link WindowNode}) and are shared only with operators created at the same point, so every
+ * aggregator sees each of its events arrive and expire exactly once.
+ *
+ * <p>Owned by the task's thread.
+ */
+public final class TaskPlan {
+    private final Schema schema;
+    private final EventReservoir reservoir;
+    private final StateStore stateStore;
+
+    private final Map<WindowBounds.Edge, WindowCursor> cursors = new LinkedHashMap<>();
+    private WindowCursor[] heads = new WindowCursor[0];
+    private WindowCursor[] tails = new WindowCursor[0];
+    private final Map<String, Node<WindowNode>> windows = new HashMap<>();
+    private final Map<String, Node<FilterNode>> filters = new HashMap<>();
+    private final Map<String, Node<GroupByNode>> groups = new HashMap<>();
+    private final Map<String, Node<Aggregator>> aggregators = new HashMap<>();
+    private final LinkedHashMap<String, Metric> metrics = new LinkedHashMap<>();
+
+    // evaluation order for replies: group-by nodes, each with its aggregators and reply indexes
+    private GroupByNode[] replyGroups = new GroupByNode[0];
+    private Aggregator[][] replyAggregators = new Aggregator[0][];
+    private int[][] replyIndexes = new int[0][];
+    private String[] names = new String[0];
+    private ValueType[] types = new ValueType[0];
+
+    /** A shared operator with the number of children (or metrics) using it and its parent's key. */
+    private static final class Node<T> {
+        final T op;
+        final String parentKey;
+        int users;
+
+        Node(T op, String parentKey) {
+            this.op = op;
+            this.parentKey = parentKey;
+        }
+    }
+
+    private record Metric(MetricDefinition definition, String aggregatorKey, String groupKey) {}
+
+    public TaskPlan(Schema schema, EventReservoir reservoir, StateStore stateStore) {
+        this.schema = schema;
+        this.reservoir = reservoir;
+        this.stateStore = stateStore;
+    }
+
+    /**
+     * Adds metrics (all of one statement, already bound).
+     *
+     * @param firstSeq   the seq of the next event the task will count: the metrics' windows start empty there
+     * @param streamTime current stream time, or Long.MIN_VALUE before the first event
+     */
+    public void add(List<MetricDefinition> definitions, long firstSeq, long streamTime) {
+        for (MetricDefinition def : definitions) {
+            if (metrics.containsKey(def.name())) {
+                throw new IllegalArgumentException("metric '" + def.name() + "' already exists on this task");
+            }
+        }
+        for (MetricDefinition def : definitions) {
+            addMetric(def, firstSeq, streamTime);
+        }
+        rebuildReplyLayout();
+    }
+
+    private void addMetric(MetricDefinition def, long firstSeq, long streamTime) {
+        Statement st = def.statement();
+        String windowKey = firstSeq + "|" + st.window();
+        Node<WindowNode> window = windows.get(windowKey);
+        if (window == null) {
+            WindowNode w = new WindowNode(st.window(), firstSeq);
+            window = new Node<>(w, null);
+            windows.put(windowKey, window);
+            attachCursor(WindowBounds.head(st.window()), w, streamTime);
+            WindowBounds.Edge tail = WindowBounds.tail(st.window());
+            if (tail != null) {
+                attachCursor(tail, w, streamTime);
+            }
+        }
+        String filterKey = windowKey + "|" + (st.where() == null ? "true" : ExprKey.of(st.where()));
+        Node<FilterNode> filter = filters.get(filterKey);
+        if (filter == null) {
+            Evaluator predicate = st.where() == null ? null : compile(st, true, st.where());
+            filter = new Node<>(new FilterNode(predicate), windowKey);
+            filters.put(filterKey, filter);
+            window.op.addListener(filter.op);
+            window.users++;
+        }
+        List<Field> groupFields = new ArrayList<>();
+        StringBuilder gk = new StringBuilder(filterKey).append("|by");
+        for (String g : st.groupBy()) {
+            Field f = schema.field(g);
+            groupFields.add(f);
+            gk.append(',').append(f.index());
+        }
+        String groupKey = gk.toString();
+        Node<GroupByNode> group = groups.get(groupKey);
+        if (group == null) {
+            GroupByNode g = new GroupByNode(groupKey, new KeyEncoder(groupFields), stateStore.keyedState(groupKey));
+            group = new Node<>(g, filterKey);
+            groups.put(groupKey, group);
+            filter.op.add(g);
+            filter.users++;
+        }
+        String aggregatorKey = groupKey + "|" + def.aggregate().function() + "(" + ExprKey.of(def.aggregate().argument()) + ")";
+        Node<Aggregator> agg = aggregators.get(aggregatorKey);
+        if (agg == null) {
+            Evaluator arg = def.aggregate().argument() == null ? null : compile(st, false, def.aggregate().argument());
+            agg = new Node<>(AggregatorFactory.create(def.aggregate().function(), arg), groupKey);
+            aggregators.put(aggregatorKey, agg);
+            group.op.add(agg.op);
+            group.users++;
+        }
+        agg.users++;
+        metrics.put(def.name(), new Metric(def, aggregatorKey, groupKey));
+    }
+
+    private Evaluator compile(Statement st, boolean predicate, io.railgun.engine.query.Expr e) {
+        try {
+            return predicate
+                    ? ExpressionCompiler.compilePredicate(e, schema, st.text())
+                    : ExpressionCompiler.compile(e, schema, st.text());
+        } catch (QueryException ex) {
+            // the statement was bound against this schema already: failing now is a bug
+            throw new IllegalStateException("statement no longer compiles: " + ex.getMessage(), ex);
+        }
+    }
+
+    private void attachCursor(WindowBounds.Edge edge, WindowNode w, long streamTime) {
+        WindowCursor c = cursors.get(edge);
+        if (c == null) {
+            long boundary = streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : edge.boundary(streamTime);
+            c = new WindowCursor(edge, reservoir, boundary);
+            cursors.put(edge, c);
+            rebuildCursorArrays();
+        }
+        c.addWindow(w);
+    }
+
+    /** Removes a metric, and every operator no other metric uses; returns false when absent. */
+    public boolean remove(String name) {
+        Metric m = metrics.remove(name);
+        if (m == null) {
+            return false;
+        }
+        Node<Aggregator> agg = aggregators.get(m.aggregatorKey());
+        if (--agg.users == 0) {
+            aggregators.remove(m.aggregatorKey());
+            Node<GroupByNode> group = groups.get(agg.parentKey);
+            group.op.remove(agg.op);
+            if (--group.users == 0) {
+                groups.remove(agg.parentKey);
+                stateStore.drop(group.op.name());
+                Node<FilterNode> filter = filters.get(group.parentKey);
+                filter.op.remove(group.op);
+                if (--filter.users == 0) {
+                    filters.remove(group.parentKey);
+                    Node<WindowNode> window = windows.get(filter.parentKey);
+                    window.op.removeListener(filter.op);
+                    if (--window.users == 0) {
+                        windows.remove(filter.parentKey);
+                        detachCursors(window.op);
+                    }
+                }
+            }
+        }
+        rebuildReplyLayout();
+        return true;
+    }
+
+    private void detachCursors(WindowNode w) {
+        WindowBounds.Edge[] edges = {WindowBounds.head(w.spec()), WindowBounds.tail(w.spec())};
+        for (WindowBounds.Edge e : edges) {
+            if (e == null) {
+                continue;
+            }
+            WindowCursor c = cursors.get(e);
+            if (c.removeWindow(w)) {
+                c.close();
+                cursors.remove(e);
+            }
+        }
+        rebuildCursorArrays();
+    }
+
+    /** Moves every window edge to stream time {@code streamTime}: heads first, so arrivals precede expiries. */
+    public void advance(long streamTime) {
+        for (WindowCursor c : heads) {
+            c.advance(streamTime);
+        }
+        for (WindowCursor c : tails) {
+            c.advance(streamTime);
+        }
+    }
+
+    /**
+     * Delivers an event just inserted in the reservoir at or behind some edges (a late event, or one
+     * at the current stream time) to the windows of those edges: heads first, then tails.
+     */
+    public void inserted(long timestamp, long seq, EventRow row) {
+        for (WindowCursor c : heads) {
+            if (timestamp <= c.boundary()) {
+                c.passed(timestamp, seq, row);
+            }
+        }
+        for (WindowCursor c : tails) {
+            if (timestamp <= c.boundary()) {
+                c.passed(timestamp, seq, row);
+            }
+        }
+    }
+
+    /** Writes every metric's value for {@code row}'s keys into {@code reply} (seq -1 if not counted). */
+    public void evaluate(EventRow row, long seq, Reply reply) {
+        for (int g = 0; g < replyGroups.length; g++) {
+            int slot = replyGroups[g].slotOf(row, seq);
+            Aggregator[] aggs = replyAggregators[g];
+            int[] idx = replyIndexes[g];
+            for (int i = 0; i < aggs.length; i++) {
+                aggs[i].write(slot, reply, idx[i]);
+            }
+        }
+    }
+
+    /** The largest extent behind stream time of any window (W + D, or W; 0 when none). */
+    public long maxExtentMs() {
+        long max = 0;
+        for (Node<WindowNode> w : windows.values()) {
+            max = Math.max(max, WindowBounds.extentMs(w.op.spec()));
+        }
+        return max;
+    }
+
+    /** Metric names in reply order. */
+    public String[] names() {
+        return names;
+    }
+
+    public ValueType[] types() {
+        return types;
+    }
+
+    public boolean hasMetric(String name) {
+        return metrics.containsKey(name);
+    }
+
+    /** Index of a metric in replies, or -1. */
+    public int indexOf(String name) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Number of reservoir cursors (distinct window edges). */
+    public int cursorCount() {
+        return cursors.size();
+    }
+
+    private void rebuildCursorArrays() {
+        List<WindowCursor> h = new ArrayList<>();
+        List<WindowCursor> t = new ArrayList<>();
+        for (WindowCursor c : cursors.values()) {
+            (c.isHead() ? h : t).add(c);
+        }
+        heads = h.toArray(new WindowCursor[0]);
+        tails = t.toArray(new WindowCursor[0]);
+    }
+
+    private void rebuildReplyLayout() {
+        names = new String[metrics.size()];
+        types = new ValueType[metrics.size()];
+        Map<String, List<Integer>> byGroup = new LinkedHashMap<>();
+        int i = 0;
+        for (Map.Entry<String, Metric> e : metrics.entrySet()) {
+            names[i] = e.getKey();
+            types[i] = e.getValue().definition().resultType();
+            byGroup.computeIfAbsent(e.getValue().groupKey(), k -> new ArrayList<>()).add(i);
+            i++;
+        }
+        Metric[] ordered = metrics.values().toArray(new Metric[0]);
+        replyGroups = new GroupByNode[byGroup.size()];
+        replyAggregators = new Aggregator[byGroup.size()][];
+        replyIndexes = new int[byGroup.size()][];
+        int g = 0;
+        for (Map.Entry<String, List<Integer>> e : byGroup.entrySet()) {
+            replyGroups[g] = groups.get(e.getKey()).op;
+            List<Integer> idx = e.getValue();
+            replyAggregators[g] = new Aggregator[idx.size()];
+            replyIndexes[g] = new int[idx.size()];
+            for (int k = 0; k < idx.size(); k++) {
+                replyAggregators[g][k] = aggregators.get(ordered[idx.get(k)].aggregatorKey()).op;
+                replyIndexes[g][k] = idx.get(k);
+            }
+            g++;
+        }
+    }
+}

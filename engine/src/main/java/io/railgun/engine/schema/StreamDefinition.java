@@ -1,0 +1,61 @@
+package io.railgun.engine.schema;
+
+import java.util.List;
+
+/**
+ * A stream as declared by {@code PUT /v1/streams/{stream}} (SPEC §3.1).
+ *
+ * @param name           stream name
+ * @param schema         current schema
+ * @param eventIdField   the field whose value identifies an event (duplicates are detected by it)
+ * @param timestampField the event-time field, or null to use ingestion time
+ * @param partitioners   top-level group-by fields, in declaration order
+ * @param partitions     partitions per partitioner topic
+ * @param latenessMs     how far behind stream time an event is still inserted at its own timestamp
+ * @param lateEvents     what happens to events later than that
+ */
+public record StreamDefinition(
+        String name,
+        Schema schema,
+        String eventIdField,
+        String timestampField,
+        List<String> partitioners,
+        int partitions,
+        long latenessMs,
+        LateEventPolicy lateEvents) {
+
+    public StreamDefinition {
+        partitioners = List.copyOf(partitioners);
+        if (schema.field(eventIdField) == null) {
+            throw new IllegalArgumentException("eventId field '" + eventIdField + "' is not a field of the stream");
+        }
+        if (timestampField != null) {
+            Field ts = schema.field(timestampField);
+            if (ts == null) {
+                throw new IllegalArgumentException("timestamp field '" + timestampField + "' is not a field of the stream");
+            }
+            if (!ts.type().isIntegral()) {
+                throw new IllegalArgumentException("timestamp field '" + timestampField + "' must be of type timestamp or long");
+            }
+        }
+        if (partitioners.isEmpty()) {
+            throw new IllegalArgumentException("a stream needs at least one partitioner (a top-level group-by field)");
+        }
+        for (String p : partitioners) {
+            if (schema.field(p) == null) {
+                throw new IllegalArgumentException("partitioner '" + p + "' is not a field of the stream");
+            }
+        }
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1");
+        }
+        if (latenessMs < 0) {
+            throw new IllegalArgumentException("lateness must not be negative");
+        }
+    }
+
+    /** The same stream with a new schema (after a compatible change). */
+    public StreamDefinition withSchema(Schema newSchema) {
+        return new StreamDefinition(name, newSchema, eventIdField, timestampField, partitioners, partitions, latenessMs, lateEvents);
+    }
+}

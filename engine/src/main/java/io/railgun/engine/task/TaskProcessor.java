@@ -1,0 +1,222 @@
+package io.railgun.engine.task;
+
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.plan.MetricDefinition;
+import io.railgun.engine.plan.TaskPlan;
+import io.railgun.engine.reservoir.EventReservoir;
+import io.railgun.engine.reservoir.EventSink;
+import io.railgun.engine.reservoir.InMemoryReservoir;
+import io.railgun.engine.reservoir.ReservoirCursor;
+import io.railgun.engine.schema.Field;
+import io.railgun.engine.schema.FieldType;
+import io.railgun.engine.schema.LateEventPolicy;
+import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.state.ByteKeyIndex;
+import io.railgun.engine.state.InMemoryStateStore;
+import io.railgun.engine.state.StateStore;
+import io.railgun.engine.window.WindowBounds;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.List;
+
+/**
+ * Computes all metrics of one task — one (stream partitioner, partition) — for every event it
+ * receives (paper §4.1): deduplication by event id, lateness, stream time, the event reservoir, the
+ * task plan and the reply. Exact semantics in SPEC §5 and in {@code docs/semantics.md}.
+ *
+ * <p>For each event: (1) an id counted within the {@link DedupHorizon} makes it a DUPLICATE; (2) an
+ * event more than {@code lateness} behind stream time is dropped, or rewritten to
+ * {@code T - lateness}; (3) otherwise it is counted: it gets the next seq, is stored in the
+ * reservoir at its timestamp, delivered at once to the windows whose edges it is behind, and the
+ * stream time advances, moving every window edge. The reply carries every metric of the task for
+ * the event's keys at the new stream time. Nothing on this path allocates in steady state.
+ *
+ * <p>Single-threaded: one processor unit's thread owns a task; no method may be called concurrently.
+ */
+public final class TaskProcessor implements AutoCloseable {
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private StreamDefinition stream;
+    private final TaskOptions options;
+    private final EventReservoir reservoir;
+    private final TaskPlan plan;
+    private final Reply reply = new Reply();
+    private final int idField;
+    private final boolean stringId;
+    private final int timestampField;
+
+    private final ByteKeyIndex ids = new ByteKeyIndex(1024);
+    private byte[] idScratch = new byte[64];
+    private final ReservoirCursor dedupCursor;
+    private final EventSink forgetId = this::forgetId;
+    private long dedupHorizonMs;
+
+    private long streamTime = Long.MIN_VALUE;
+    private boolean started;
+    private long nextSeq;
+
+    /** A task with an in-memory reservoir and state store. */
+    public TaskProcessor(StreamDefinition stream, TaskOptions options) {
+        this(stream, options, new InMemoryReservoir(), new InMemoryStateStore());
+    }
+
+    public TaskProcessor(StreamDefinition stream, TaskOptions options, EventReservoir reservoir, StateStore stateStore) {
+        this.stream = stream;
+        this.options = options;
+        this.reservoir = reservoir;
+        this.plan = new TaskPlan(stream.schema(), reservoir, stateStore);
+        Field id = stream.schema().field(stream.eventIdField());
+        this.idField = id.index();
+        this.stringId = id.type() == FieldType.STRING;
+        this.timestampField = stream.timestampField() == null ? -1 : stream.schema().field(stream.timestampField()).index();
+        this.dedupCursor = reservoir.openCursor(Long.MIN_VALUE);
+        updateHorizon();
+    }
+
+    /** Adds the metrics of one bound statement (those routed to this task's partitioner). */
+    public void addMetrics(List<MetricDefinition> metrics) {
+        plan.add(metrics, nextSeq, started ? streamTime : Long.MIN_VALUE);
+        reply.layout(plan.names(), plan.types());
+        updateHorizon();
+    }
+
+    /** Removes a metric and frees the state no other metric uses; false when absent. */
+    public boolean removeMetric(String name) {
+        boolean removed = plan.remove(name);
+        reply.layout(plan.names(), plan.types());
+        updateHorizon();
+        return removed;
+    }
+
+    /** Adopts a compatible schema change (fields appended); existing field slots are unchanged. */
+    public void updateStream(StreamDefinition newDefinition) {
+        this.stream = newDefinition;
+    }
+
+    /**
+     * Processes one event and returns the reply (reused: valid until the next call).
+     *
+     * @throws IllegalArgumentException when the event id or the timestamp field is null (the
+     *                                  front-end rejects such events before they reach a task)
+     */
+    public Reply process(EventRow row) {
+        long ts;
+        if (timestampField >= 0) {
+            if (row.isNull(timestampField)) {
+                throw new IllegalArgumentException("the timestamp field '" + stream.timestampField() + "' is null");
+            }
+            ts = row.getLong(timestampField);
+        } else {
+            ts = options.clock().millis();
+        }
+        int idLength = encodeId(row);
+        if (ids.find(idScratch, 0, idLength) >= 0) {
+            return replyWith(ReplyStatus.DUPLICATE, ts, -1, row);
+        }
+        if (started && ts < WindowBounds.minus(streamTime, stream.latenessMs())) {
+            if (stream.lateEvents() == LateEventPolicy.DROP) {
+                return replyWith(ReplyStatus.DROPPED_LATE, ts, -1, row);
+            }
+            ts = WindowBounds.minus(streamTime, stream.latenessMs());
+        }
+        long seq = nextSeq++;
+        ids.findOrInsert(idScratch, 0, idLength);
+        reservoir.insert(ts, seq, row);
+        if (!started || ts > streamTime) {
+            started = true;
+            streamTime = ts;
+            plan.advance(ts);
+            dedupCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, dedupHorizonMs), 1), forgetId);
+            reservoir.trim();
+        } else {
+            plan.inserted(ts, seq, row);
+        }
+        return replyWith(ReplyStatus.COUNTED, ts, seq, row);
+    }
+
+    /**
+     * The current value of a metric for the key in {@code keyRow}'s group-by fields, boxed (see
+     * {@link Reply#value}); a point read that does not change anything.
+     *
+     * @throws IllegalArgumentException when the task has no such metric
+     */
+    public Object read(String metric, EventRow keyRow) {
+        int index = plan.indexOf(metric);
+        if (index < 0) {
+            throw new IllegalArgumentException("no metric '" + metric + "' on this task");
+        }
+        reply.reset(ReplyStatus.COUNTED, streamTime, streamTime);
+        plan.evaluate(keyRow, -1, reply);
+        return reply.value(index);
+    }
+
+    /** The largest timestamp counted, or Long.MIN_VALUE before the first event. */
+    public long streamTime() {
+        return streamTime;
+    }
+
+    public boolean hasStreamTime() {
+        return started;
+    }
+
+    /** The dedup horizon in force. */
+    public long dedupHorizonMs() {
+        return dedupHorizonMs;
+    }
+
+    public boolean hasMetric(String name) {
+        return plan.hasMetric(name);
+    }
+
+    /** Metric names in reply order. */
+    public String[] metricNames() {
+        return plan.names();
+    }
+
+    /** Number of events held in the reservoir. */
+    public long reservoirSize() {
+        return reservoir.size();
+    }
+
+    /** Number of distinct window edges (reservoir cursors) of the plan. */
+    public int cursorCount() {
+        return plan.cursorCount();
+    }
+
+    @Override
+    public void close() {
+        reservoir.close();
+    }
+
+    private Reply replyWith(ReplyStatus status, long ts, long seq, EventRow row) {
+        reply.reset(status, ts, streamTime);
+        plan.evaluate(row, seq, reply);
+        return reply;
+    }
+
+    private void updateHorizon() {
+        dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
+    }
+
+    private int encodeId(EventRow row) {
+        if (row.isNull(idField)) {
+            throw new IllegalArgumentException("the event id field '" + stream.eventIdField() + "' is null");
+        }
+        if (stringId) {
+            int len = row.stringLength(idField);
+            if (idScratch.length < len) {
+                idScratch = new byte[Math.max(len, idScratch.length * 2)];
+            }
+            System.arraycopy(row.buffer(), row.stringOffset(idField), idScratch, 0, len);
+            return len;
+        }
+        LONG.set(idScratch, 0, row.getSlot(idField));
+        return 8;
+    }
+
+    private void forgetId(long timestamp, long seq, EventRow row) {
+        int len = encodeId(row);
+        ids.remove(idScratch, 0, len);
+    }
+}
