@@ -7,16 +7,23 @@ import io.railgun.engine.task.Reply;
 
 /**
  * The leaf of a task plan: one aggregate function over one argument, for every key of its group-by
- * node. State lives in primitive columns indexed by the key's slot (see
- * {@link io.railgun.engine.state.KeyedState}); {@link #arrive} and {@link #expire} are each called
- * exactly once per event of the window that passes the filter, so the cost per event does not depend
- * on the window's length. Every event is expired after it arrived and in (timestamp, seq) order.
+ * node. Each key has one fixed-width state record of longs in its group-by node's state array (see
+ * {@link StateRecord}); this aggregator owns {@link #width()} longs of it at {@link #offset()}, so all
+ * the state of a key sits in one or two cache lines and can be stored as one value. Aggregators
+ * whose state is not fixed-size (MIN/MAX deques) keep it in their own per-slot columns.
+ *
+ * <p>{@link #arrive} and {@link #expire} are each called exactly once per event of the window that
+ * passes the filter, so the cost per event does not depend on the window's length. Every event is
+ * expired after it arrived, and expiries come in (timestamp, seq) order. {@code record} is the state
+ * array and {@code base} the index of the key's record in it ({@code slot * stride}).
  *
  * <p>Owned by one task's thread.
  */
 public abstract class Aggregator {
     /** The compiled argument; null for {@code COUNT(*)}. */
     protected final Evaluator argument;
+    /** Index of this aggregator's first long within a key's record. */
+    protected int offset;
 
     protected Aggregator(Evaluator argument) {
         this.argument = argument;
@@ -25,18 +32,33 @@ public abstract class Aggregator {
     /** The type of the values written by {@link #write}. */
     public abstract ValueType resultType();
 
-    /** Makes room for slots in [0, slots). */
-    public abstract void ensureCapacity(int slots);
+    /** Number of longs this aggregator keeps in each key's record (may be 0). */
+    public abstract int width();
 
-    /** An event of key {@code slot} entered the window. */
-    public abstract void arrive(int slot, long timestamp, long seq, EventRow row);
+    /** Sets where this aggregator's longs start within a record (by the group-by node's layout). */
+    public final void offset(int offset) {
+        this.offset = offset;
+    }
 
-    /** An event of key {@code slot}, which arrived earlier, left the window. */
-    public abstract void expire(int slot, long timestamp, long seq, EventRow row);
+    public final int offset() {
+        return offset;
+    }
 
-    /** The key of {@code slot} has no event left in the window; return its state to empty. */
-    public abstract void reset(int slot);
+    /** Makes room for slots in [0, slots) in this aggregator's own columns, if it has any. */
+    public void ensureCapacity(int slots) {}
 
-    /** Writes the current value of key {@code slot} (or of an empty window when slot is -1). */
-    public abstract void write(int slot, Reply reply, int index);
+    /** An event of the key at {@code slot} entered the window. */
+    public abstract void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row);
+
+    /** An event of the key at {@code slot}, which arrived earlier, left the window. */
+    public abstract void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row);
+
+    /**
+     * The key at {@code slot} has no event left in the window: return anything kept outside the
+     * record to empty (the record itself is zeroed by the group-by node).
+     */
+    public void reset(int slot) {}
+
+    /** Writes the current value for the key at {@code slot}; slot -1 means the window holds none of its events. */
+    public abstract void write(long[] record, int base, int slot, Reply reply, int index);
 }

@@ -5,10 +5,11 @@ import io.railgun.engine.expr.Evaluator;
 import io.railgun.engine.expr.ValueType;
 import io.railgun.engine.task.Reply;
 
-/** {@code COUNT(*)} (argument null) and {@code COUNT(expr)} (non-null values only). */
+/**
+ * {@code COUNT(*)} (argument null: the key's population, no state of its own) and
+ * {@code COUNT(expr)} (non-null values: one long).
+ */
 public final class CountAggregator extends Aggregator {
-    private long[] counts = new long[0];
-
     public CountAggregator(Evaluator argument) {
         super(argument);
     }
@@ -19,31 +20,30 @@ public final class CountAggregator extends Aggregator {
     }
 
     @Override
-    public void ensureCapacity(int slots) {
-        counts = Columns.grow(counts, slots);
+    public int width() {
+        return argument == null ? 0 : 1;
     }
 
     @Override
-    public void arrive(int slot, long timestamp, long seq, EventRow row) {
-        if (argument == null || argument.eval(row)) {
-            counts[slot]++;
+    public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
+        if (argument != null && argument.eval(row)) {
+            record[base + offset]++;
         }
     }
 
     @Override
-    public void expire(int slot, long timestamp, long seq, EventRow row) {
-        if (argument == null || argument.eval(row)) {
-            counts[slot]--;
+    public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
+        if (argument != null && argument.eval(row)) {
+            record[base + offset]--;
         }
     }
 
     @Override
-    public void reset(int slot) {
-        counts[slot] = 0;
-    }
-
-    @Override
-    public void write(int slot, Reply reply, int index) {
-        reply.setLong(index, slot < 0 ? 0 : counts[slot]);
+    public void write(long[] record, int base, int slot, Reply reply, int index) {
+        if (slot < 0) {
+            reply.setLong(index, 0);
+        } else {
+            reply.setLong(index, record[base + (argument == null ? StateRecord.POPULATION : offset)]);
+        }
     }
 }

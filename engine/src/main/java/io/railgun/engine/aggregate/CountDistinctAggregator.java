@@ -12,7 +12,8 @@ import java.nio.ByteOrder;
 /**
  * Exact {@code COUNT(DISTINCT expr)}: a multiset per key. All keys share one {@link ByteKeyIndex}
  * over (key slot, value bytes) entries holding how many events of the window carry that value;
- * the per-key distinct count goes up when an entry is created and down when it is removed.
+ * the per-key distinct count (one long of the key's record) goes up when an entry is created and
+ * down when it is removed; when the key leaves the window all its entries are gone already.
  * Doubles count -0.0 and 0.0 as one value.
  */
 public final class CountDistinctAggregator extends Aggregator {
@@ -21,7 +22,6 @@ public final class CountDistinctAggregator extends Aggregator {
 
     private final ByteKeyIndex multiset = new ByteKeyIndex(1024);
     private int[] multiplicity = new int[0];
-    private long[] distinct = new long[0];
     private byte[] scratch = new byte[64];
 
     public CountDistinctAggregator(Evaluator argument) {
@@ -34,12 +34,12 @@ public final class CountDistinctAggregator extends Aggregator {
     }
 
     @Override
-    public void ensureCapacity(int slots) {
-        distinct = Columns.grow(distinct, slots);
+    public int width() {
+        return 1; // the number of distinct values of the key
     }
 
     @Override
-    public void arrive(int slot, long timestamp, long seq, EventRow row) {
+    public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (!argument.eval(row)) {
             return;
         }
@@ -49,14 +49,14 @@ public final class CountDistinctAggregator extends Aggregator {
             int entry = -r - 1;
             multiplicity = Columns.grow(multiplicity, multiset.capacity());
             multiplicity[entry] = 1;
-            distinct[slot]++;
+            record[base + offset]++;
         } else {
             multiplicity[r]++;
         }
     }
 
     @Override
-    public void expire(int slot, long timestamp, long seq, EventRow row) {
+    public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (!argument.eval(row)) {
             return;
         }
@@ -64,7 +64,7 @@ public final class CountDistinctAggregator extends Aggregator {
         int entry = multiset.find(scratch, 0, len);
         if (entry >= 0 && --multiplicity[entry] == 0) {
             multiset.removeSlot(entry);
-            distinct[slot]--;
+            record[base + offset]--;
         }
     }
 
@@ -87,12 +87,7 @@ public final class CountDistinctAggregator extends Aggregator {
     }
 
     @Override
-    public void reset(int slot) {
-        distinct[slot] = 0; // every entry of the key reached multiplicity 0 and was removed already
-    }
-
-    @Override
-    public void write(int slot, Reply reply, int index) {
-        reply.setLong(index, slot < 0 ? 0 : distinct[slot]);
+    public void write(long[] record, int base, int slot, Reply reply, int index) {
+        reply.setLong(index, slot < 0 ? 0 : record[base + offset]);
     }
 }

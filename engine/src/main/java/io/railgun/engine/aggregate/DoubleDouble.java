@@ -5,16 +5,17 @@ package io.railgun.engine.aggregate;
  * sums of squares that are added to and subtracted from for the life of a window do not drift:
  * removing a value restores the previous sum to within ~2^-104 of the largest magnitude seen,
  * instead of the ~2^-52 a plain double would leave behind (Dekker, Knuth TwoSum; the QD library's
- * accurate addition). Values live in caller-owned arrays ({@code hi[i]}, {@code lo[i]}) so state
- * stays primitive. All methods are static and allocation-free.
+ * accurate addition). Values live in
+ * caller-owned state records (two longs holding the raw bits of hi and lo) so state stays primitive.
+ * All methods are static and allocation-free.
  */
 final class DoubleDouble {
     private DoubleDouble() {}
 
-    /** {@code (hi[i], lo[i]) += (bHi, bLo)} with the accurate two-sum addition. */
-    static void add(double[] hi, double[] lo, int i, double bHi, double bLo) {
-        double aHi = hi[i];
-        double aLo = lo[i];
+    /** {@code record[at..at+1] += (bHi, bLo)}: hi and lo stored as raw double bits, accurate two-sum addition. */
+    static void add(long[] record, int at, double bHi, double bLo) {
+        double aHi = Double.longBitsToDouble(record[at]);
+        double aLo = Double.longBitsToDouble(record[at + 1]);
         double s = aHi + bHi;
         double bb = s - aHi;
         double e = (aHi - (s - bb)) + (bHi - bb);
@@ -26,20 +27,23 @@ final class DoubleDouble {
         e = e - (s1 - s);
         e += f;
         double h = s1 + e;
-        hi[i] = h;
-        lo[i] = e - (h - s1);
+        record[at] = Double.doubleToRawLongBits(h);
+        record[at + 1] = Double.doubleToRawLongBits(e - (h - s1));
     }
 
-    /** Adds {@code sign * x} exactly representable as a double. */
-    static void addDouble(double[] hi, double[] lo, int i, double x) {
-        add(hi, lo, i, x, 0.0);
-    }
-
-    /** Adds {@code x * x} (the square computed exactly with an FMA). */
-    static void addSquare(double[] hi, double[] lo, int i, double x, double sign) {
+    /** Adds {@code sign * x * x} (the square computed exactly with an FMA). */
+    static void addSquare(long[] record, int at, double x, double sign) {
         double p = x * x;
         double err = Math.fma(x, x, -p);
-        add(hi, lo, i, sign * p, sign * err);
+        add(record, at, sign * p, sign * err);
+    }
+
+    static double hi(long[] record, int at) {
+        return Double.longBitsToDouble(record[at]);
+    }
+
+    static double lo(long[] record, int at) {
+        return Double.longBitsToDouble(record[at + 1]);
     }
 
     /** The high part of a long split exactly into two doubles. */
@@ -56,9 +60,9 @@ final class DoubleDouble {
         return (double) (v - (long) h);
     }
 
-    /** The rounded double value of {@code hi + lo}. */
-    static double value(double hi, double lo) {
-        return hi + lo;
+    /** The rounded double value of the pair at {@code record[at..at+1]}. */
+    static double value(long[] record, int at) {
+        return hi(record, at) + lo(record, at);
     }
 
     /**

@@ -25,12 +25,17 @@ public final class ExtremumAggregator extends Aggregator {
     }
 
     @Override
+    public int width() {
+        return 0;
+    }
+
+    @Override
     public void ensureCapacity(int slots) {
         deques = Columns.grow(deques, slots);
     }
 
     @Override
-    public void arrive(int slot, long timestamp, long seq, EventRow row) {
+    public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument.eval(row)) {
             ExtremumDeque d = deques[slot];
             if (d == null) {
@@ -42,7 +47,7 @@ public final class ExtremumAggregator extends Aggregator {
     }
 
     @Override
-    public void expire(int slot, long timestamp, long seq, EventRow row) {
+    public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         ExtremumDeque d = deques[slot];
         if (d != null) {
             d.expire(timestamp, seq);
@@ -57,7 +62,7 @@ public final class ExtremumAggregator extends Aggregator {
     }
 
     @Override
-    public void write(int slot, Reply reply, int index) {
+    public void write(long[] record, int base, int slot, Reply reply, int index) {
         ExtremumDeque d = slot < 0 ? null : deques[slot];
         if (d == null || d.isEmpty()) {
             reply.setNull(index);

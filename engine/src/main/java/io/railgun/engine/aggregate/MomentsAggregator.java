@@ -12,16 +12,16 @@ import io.railgun.engine.task.Reply;
  * {@link DoubleDouble} so that removal is exact to ~2^-104 relative. Results are computed from the
  * power sums when read: mean = S1/n, M2 = S2 - S1^2/n, VAR_POP = M2/n, VAR_SAMP = M2/(n-1).
  * LONG arguments are split exactly into two doubles, so AVG of longs is exact too.
+ * Record: [n, S1 hi, S1 lo] and, for the variances, [S2 hi, S2 lo].
  */
 public final class MomentsAggregator extends Aggregator {
+    private static final int N = 0;
+    private static final int S1 = 1;
+    private static final int S2 = 3;
+
     private final AggregateFunction function;
     private final boolean squares;
     private final boolean longArgument;
-    private long[] counts = new long[0];
-    private double[] s1Hi = new double[0];
-    private double[] s1Lo = new double[0];
-    private double[] s2Hi = new double[0];
-    private double[] s2Lo = new double[0];
 
     public MomentsAggregator(AggregateFunction function, Evaluator argument) {
         super(argument);
@@ -40,88 +40,72 @@ public final class MomentsAggregator extends Aggregator {
     }
 
     @Override
-    public void ensureCapacity(int slots) {
-        counts = Columns.grow(counts, slots);
-        s1Hi = Columns.grow(s1Hi, slots);
-        s1Lo = Columns.grow(s1Lo, slots);
-        if (squares) {
-            s2Hi = Columns.grow(s2Hi, slots);
-            s2Lo = Columns.grow(s2Lo, slots);
+    public int width() {
+        return squares ? 5 : 3;
+    }
+
+    @Override
+    public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
+        if (argument.eval(row)) {
+            accumulate(record, base + offset, 1.0);
+            record[base + offset + N]++;
         }
     }
 
     @Override
-    public void arrive(int slot, long timestamp, long seq, EventRow row) {
+    public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument.eval(row)) {
-            accumulate(slot, 1.0);
-            counts[slot]++;
+            accumulate(record, base + offset, -1.0);
+            record[base + offset + N]--;
         }
     }
 
-    @Override
-    public void expire(int slot, long timestamp, long seq, EventRow row) {
-        if (argument.eval(row)) {
-            accumulate(slot, -1.0);
-            counts[slot]--;
-        }
-    }
-
-    private void accumulate(int slot, double sign) {
+    private void accumulate(long[] record, int at, double sign) {
         if (longArgument) {
             long v = argument.longValue;
             double hi = DoubleDouble.longHi(v);
             double lo = DoubleDouble.longLo(v);
-            DoubleDouble.add(s1Hi, s1Lo, slot, sign * hi, sign * lo);
+            DoubleDouble.add(record, at + S1, sign * hi, sign * lo);
             if (squares) {
-                // (hi + lo)^2 = hi^2 + 2 hi lo + lo^2, each product taken exactly enough for 106 bits
-                DoubleDouble.addSquare(s2Hi, s2Lo, slot, hi, sign);
+                // (hi + lo)^2 = hi^2 + 2 hi lo + lo^2, each product taken exactly
+                DoubleDouble.addSquare(record, at + S2, hi, sign);
                 double cross = 2.0 * hi * lo;
-                DoubleDouble.add(s2Hi, s2Lo, slot, sign * cross, sign * Math.fma(2.0 * hi, lo, -cross));
-                DoubleDouble.addSquare(s2Hi, s2Lo, slot, lo, sign);
+                DoubleDouble.add(record, at + S2, sign * cross, sign * Math.fma(2.0 * hi, lo, -cross));
+                DoubleDouble.addSquare(record, at + S2, lo, sign);
             }
         } else {
             double x = argument.doubleValue;
-            DoubleDouble.add(s1Hi, s1Lo, slot, sign * x, 0.0);
+            DoubleDouble.add(record, at + S1, sign * x, 0.0);
             if (squares) {
-                DoubleDouble.addSquare(s2Hi, s2Lo, slot, x, sign);
+                DoubleDouble.addSquare(record, at + S2, x, sign);
             }
         }
     }
 
     @Override
-    public void reset(int slot) {
-        counts[slot] = 0;
-        s1Hi[slot] = 0;
-        s1Lo[slot] = 0;
-        if (squares) {
-            s2Hi[slot] = 0;
-            s2Lo[slot] = 0;
-        }
-    }
-
-    @Override
-    public void write(int slot, Reply reply, int index) {
-        long n = slot < 0 ? 0 : counts[slot];
+    public void write(long[] record, int base, int slot, Reply reply, int index) {
+        int at = base + offset;
+        long n = slot < 0 ? 0 : record[at + N];
         switch (function) {
             case SUM -> {
                 if (n == 0) {
                     reply.setNull(index);
                 } else {
-                    reply.setDouble(index, DoubleDouble.value(s1Hi[slot], s1Lo[slot]));
+                    reply.setDouble(index, DoubleDouble.value(record, at + S1));
                 }
             }
             case AVG -> {
                 if (n == 0) {
                     reply.setNull(index);
                 } else {
-                    reply.setDouble(index, average(slot, n));
+                    reply.setDouble(index, average(record, at, n));
                 }
             }
             case VAR_POP, STDDEV_POP -> {
                 if (n == 0) {
                     reply.setNull(index);
                 } else {
-                    double v = secondMoment(slot, n) / n;
+                    double v = secondMoment(record, at, n) / n;
                     reply.setDouble(index, function == AggregateFunction.VAR_POP ? v : Math.sqrt(v));
                 }
             }
@@ -129,7 +113,7 @@ public final class MomentsAggregator extends Aggregator {
                 if (n < 2) {
                     reply.setNull(index);
                 } else {
-                    double v = secondMoment(slot, n) / (n - 1);
+                    double v = secondMoment(record, at, n) / (n - 1);
                     reply.setDouble(index, function == AggregateFunction.VAR_SAMP ? v : Math.sqrt(v));
                 }
             }
@@ -137,15 +121,17 @@ public final class MomentsAggregator extends Aggregator {
         }
     }
 
-    private double average(int slot, long n) {
+    private static double average(long[] record, int at, long n) {
         // double-double division by n, rounded once
+        double hi = DoubleDouble.hi(record, at + S1);
         double dn = (double) n;
-        double q1 = s1Hi[slot] / dn;
-        double r = Math.fma(-q1, dn, s1Hi[slot]) + s1Lo[slot];
+        double q1 = hi / dn;
+        double r = Math.fma(-q1, dn, hi) + DoubleDouble.lo(record, at + S1);
         return q1 + r / dn;
     }
 
-    private double secondMoment(int slot, long n) {
-        return DoubleDouble.centredSecondMoment(s1Hi[slot], s1Lo[slot], s2Hi[slot], s2Lo[slot], n);
+    private static double secondMoment(long[] record, int at, long n) {
+        return DoubleDouble.centredSecondMoment(DoubleDouble.hi(record, at + S1), DoubleDouble.lo(record, at + S1),
+                DoubleDouble.hi(record, at + S2), DoubleDouble.lo(record, at + S2), n);
     }
 }

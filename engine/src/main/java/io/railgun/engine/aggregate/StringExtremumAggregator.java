@@ -34,12 +34,17 @@ public final class StringExtremumAggregator extends Aggregator {
     }
 
     @Override
+    public int width() {
+        return 0;
+    }
+
+    @Override
     public void ensureCapacity(int slots) {
         deques = Columns.grow(deques, slots);
     }
 
     @Override
-    public void arrive(int slot, long timestamp, long seq, EventRow row) {
+    public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (!argument.eval(row)) {
             return;
         }
@@ -79,7 +84,7 @@ public final class StringExtremumAggregator extends Aggregator {
     }
 
     @Override
-    public void expire(int slot, long timestamp, long seq, EventRow row) {
+    public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         ArrayDeque<Entry> d = deques[slot];
         if (d != null && !d.isEmpty() && d.peekFirst().ts == timestamp && d.peekFirst().seq == seq) {
             d.pollFirst();
@@ -94,7 +99,7 @@ public final class StringExtremumAggregator extends Aggregator {
     }
 
     @Override
-    public void write(int slot, Reply reply, int index) {
+    public void write(long[] record, int base, int slot, Reply reply, int index) {
         ArrayDeque<Entry> d = slot < 0 ? null : deques[slot];
         if (d == null || d.isEmpty()) {
             reply.setNull(index);

@@ -5,11 +5,11 @@ import io.railgun.engine.expr.Evaluator;
 import io.railgun.engine.expr.ValueType;
 import io.railgun.engine.task.Reply;
 
-/** {@code SUM} of a LONG expression: exact in 64-bit two's-complement arithmetic (as Java longs). */
+/**
+ * {@code SUM} of a LONG expression, exact in 64-bit two's-complement arithmetic (as Java longs).
+ * Record: [sum, non-null count].
+ */
 public final class SumLongAggregator extends Aggregator {
-    private long[] sums = new long[0];
-    private long[] counts = new long[0];
-
     public SumLongAggregator(Evaluator argument) {
         super(argument);
     }
@@ -20,39 +20,32 @@ public final class SumLongAggregator extends Aggregator {
     }
 
     @Override
-    public void ensureCapacity(int slots) {
-        sums = Columns.grow(sums, slots);
-        counts = Columns.grow(counts, slots);
+    public int width() {
+        return 2;
     }
 
     @Override
-    public void arrive(int slot, long timestamp, long seq, EventRow row) {
+    public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument.eval(row)) {
-            sums[slot] += argument.longValue;
-            counts[slot]++;
+            record[base + offset] += argument.longValue;
+            record[base + offset + 1]++;
         }
     }
 
     @Override
-    public void expire(int slot, long timestamp, long seq, EventRow row) {
+    public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument.eval(row)) {
-            sums[slot] -= argument.longValue;
-            counts[slot]--;
+            record[base + offset] -= argument.longValue;
+            record[base + offset + 1]--;
         }
     }
 
     @Override
-    public void reset(int slot) {
-        sums[slot] = 0;
-        counts[slot] = 0;
-    }
-
-    @Override
-    public void write(int slot, Reply reply, int index) {
-        if (slot < 0 || counts[slot] == 0) {
+    public void write(long[] record, int base, int slot, Reply reply, int index) {
+        if (slot < 0 || record[base + offset + 1] == 0) {
             reply.setNull(index);
         } else {
-            reply.setLong(index, sums[slot]);
+            reply.setLong(index, record[base + offset]);
         }
     }
 }

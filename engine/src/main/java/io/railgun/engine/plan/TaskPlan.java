@@ -243,11 +243,12 @@ public final class TaskPlan {
     /** Writes every metric's value for {@code row}'s keys into {@code reply} (seq -1 if not counted). */
     public void evaluate(EventRow row, long seq, Reply reply) {
         for (int g = 0; g < replyGroups.length; g++) {
-            int slot = replyGroups[g].slotOf(row, seq);
+            GroupByNode group = replyGroups[g];
+            int slot = group.slotOf(row, seq);
             Aggregator[] aggs = replyAggregators[g];
             int[] idx = replyIndexes[g];
             for (int i = 0; i < aggs.length; i++) {
-                aggs[i].write(slot, reply, idx[i]);
+                group.write(aggs[i], slot, reply, idx[i]);
             }
         }
     }

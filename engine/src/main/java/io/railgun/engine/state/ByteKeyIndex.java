@@ -24,9 +24,8 @@ public final class ByteKeyIndex {
     private int mask;
     private int size;
 
-    private int[] keyOffset;
-    private int[] keyLength;
-    private int[] keyHash;
+    // per slot: (arena offset << 32) | key length; length -1 marks a free slot
+    private long[] keys;
     private int[] freeSlots;
     private int freeCount;
     private int slotsUsed; // high-water mark of slot numbers handed out
@@ -41,9 +40,7 @@ public final class ByteKeyIndex {
         table = new long[buckets];
         mask = buckets - 1;
         int slots = Math.max(16, expectedKeys);
-        keyOffset = new int[slots];
-        keyLength = new int[slots];
-        keyHash = new int[slots];
+        keys = new long[slots];
         freeSlots = new int[16];
         arena = new byte[Math.max(256, slots * 16)];
     }
@@ -55,7 +52,7 @@ public final class ByteKeyIndex {
 
     /** Slots are in [0, capacity): per-slot state arrays must be at least this long. */
     public int capacity() {
-        return keyOffset.length;
+        return keys.length;
     }
 
     /** Highest slot number ever handed out, plus one. */
@@ -103,7 +100,7 @@ public final class ByteKeyIndex {
             i = (i + 1) & mask;
         }
         int slot = allocateSlot();
-        storeKey(slot, key, offset, length, h);
+        storeKey(slot, key, offset, length);
         table[i] = ((long) h << 32) | (slot + 1L);
         if (++size * 100L > (long) table.length * MAX_LOAD_PERCENT) {
             rehash(table.length * 2);
@@ -113,20 +110,34 @@ public final class ByteKeyIndex {
 
     /** Removes a key; returns its former slot (now free) or -1 when absent. */
     public int remove(byte[] key, int offset, int length) {
-        int slot = find(key, offset, length);
-        if (slot >= 0) {
-            removeSlot(slot);
+        int h = hash(key, offset, length);
+        int i = h & mask;
+        while (true) {
+            long e = table[i];
+            if (e == 0) {
+                return -1;
+            }
+            if ((int) (e >>> 32) == h) {
+                int slot = (int) e - 1;
+                if (equalsKey(slot, key, offset, length)) {
+                    removeAt(i, slot);
+                    return slot;
+                }
+            }
+            i = (i + 1) & mask;
         }
-        return slot;
     }
 
     /** Removes the key held by {@code slot}. */
     public void removeSlot(int slot) {
-        int h = keyHash[slot];
-        int i = h & mask;
+        int i = hash(arena, keyOffset(slot), keyLength(slot)) & mask;
         while ((int) table[i] - 1 != slot) {
             i = (i + 1) & mask;
         }
+        removeAt(i, slot);
+    }
+
+    private void removeAt(int i, int slot) {
         // Backward-shift deletion: move later entries of the probe run into the hole.
         int hole = i;
         int j = (i + 1) & mask;
@@ -141,8 +152,8 @@ public final class ByteKeyIndex {
         }
         table[hole] = 0;
         size--;
-        garbageBytes += keyLength[slot];
-        keyLength[slot] = -1;
+        garbageBytes += keyLength(slot);
+        keys[slot] = -1L;
         if (freeCount == freeSlots.length) {
             freeSlots = Arrays.copyOf(freeSlots, freeCount * 2);
         }
@@ -151,12 +162,13 @@ public final class ByteKeyIndex {
 
     /** Copies a slot's key into {@code dst} at {@code dstOffset}; returns its length. */
     public int copyKey(int slot, byte[] dst, int dstOffset) {
-        System.arraycopy(arena, keyOffset[slot], dst, dstOffset, keyLength[slot]);
-        return keyLength[slot];
+        int len = keyLength(slot);
+        System.arraycopy(arena, keyOffset(slot), dst, dstOffset, len);
+        return len;
     }
 
     public int keyLength(int slot) {
-        return keyLength[slot];
+        return (int) keys[slot];
     }
 
     /** The arena holding key bytes; valid until the next insert. */
@@ -165,7 +177,7 @@ public final class ByteKeyIndex {
     }
 
     public int keyOffset(int slot) {
-        return keyOffset[slot];
+        return (int) (keys[slot] >>> 32);
     }
 
     /** Removes every key. */
@@ -199,8 +211,9 @@ public final class ByteKeyIndex {
     }
 
     private boolean equalsKey(int slot, byte[] key, int offset, int length) {
-        return keyLength[slot] == length
-                && Arrays.equals(arena, keyOffset[slot], keyOffset[slot] + length, key, offset, offset + length);
+        long k = keys[slot];
+        int start = (int) (k >>> 32);
+        return (int) k == length && Arrays.equals(arena, start, start + length, key, offset, offset + length);
     }
 
     private int allocateSlot() {
@@ -208,23 +221,18 @@ public final class ByteKeyIndex {
             return freeSlots[--freeCount];
         }
         int slot = slotsUsed++;
-        if (slot == keyOffset.length) {
-            int n = keyOffset.length * 2;
-            keyOffset = Arrays.copyOf(keyOffset, n);
-            keyLength = Arrays.copyOf(keyLength, n);
-            keyHash = Arrays.copyOf(keyHash, n);
+        if (slot == keys.length) {
+            keys = Arrays.copyOf(keys, keys.length * 2);
         }
         return slot;
     }
 
-    private void storeKey(int slot, byte[] key, int offset, int length, int h) {
+    private void storeKey(int slot, byte[] key, int offset, int length) {
         if (arenaEnd + length > arena.length) {
             makeRoom(length);
         }
         System.arraycopy(key, offset, arena, arenaEnd, length);
-        keyOffset[slot] = arenaEnd;
-        keyLength[slot] = length;
-        keyHash[slot] = h;
+        keys[slot] = ((long) arenaEnd << 32) | length;
         arenaEnd += length;
     }
 
@@ -239,10 +247,10 @@ public final class ByteKeyIndex {
         byte[] target = spare.length == newCapacity ? spare : new byte[newCapacity];
         int p = 0;
         for (int s = 0; s < slotsUsed; s++) {
-            int len = keyLength[s];
-            if (len >= 0 && isLive(s)) {
-                System.arraycopy(arena, keyOffset[s], target, p, len);
-                keyOffset[s] = p;
+            int len = keyLength(s);
+            if (len >= 0) {
+                System.arraycopy(arena, keyOffset(s), target, p, len);
+                keys[s] = ((long) p << 32) | len;
                 p += len;
             }
         }
@@ -250,10 +258,6 @@ public final class ByteKeyIndex {
         arena = target;
         arenaEnd = p;
         garbageBytes = 0;
-    }
-
-    private boolean isLive(int slot) {
-        return keyLength[slot] >= 0;
     }
 
     private void rehash(int buckets) {

@@ -111,17 +111,19 @@ public final class TaskProcessor implements AutoCloseable {
             ts = options.clock().millis();
         }
         int idLength = encodeId(row);
-        if (ids.find(idScratch, 0, idLength) >= 0) {
+        // one probe: insert the id, and learn whether it was there
+        int idSlot = ids.findOrInsert(idScratch, 0, idLength);
+        if (idSlot >= 0) {
             return replyWith(ReplyStatus.DUPLICATE, ts, -1, row);
         }
         if (started && ts < WindowBounds.minus(streamTime, stream.latenessMs())) {
             if (stream.lateEvents() == LateEventPolicy.DROP) {
+                ids.removeSlot(-idSlot - 1); // not counted: its id is not remembered
                 return replyWith(ReplyStatus.DROPPED_LATE, ts, -1, row);
             }
             ts = WindowBounds.minus(streamTime, stream.latenessMs());
         }
         long seq = nextSeq++;
-        ids.findOrInsert(idScratch, 0, idLength);
         reservoir.insert(ts, seq, row);
         if (!started || ts > streamTime) {
             started = true;

@@ -1,0 +1,82 @@
+package io.railgun.engine.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/** {@link ByteKeyIndex} behaves as a map from keys to distinct live slots, through growth, deletion and compaction. */
+class ByteKeyIndexPropertyTest {
+
+    record Op(boolean insert, String key) {}
+
+    @Provide
+    Arbitrary<List<Op>> operations() {
+        Arbitrary<String> keys = Arbitraries.strings().withCharRange('a', 'e').ofMinLength(0).ofMaxLength(12);
+        return Arbitraries.oneOf(
+                        keys.map(k -> new Op(true, k)),
+                        keys.map(k -> new Op(false, k)))
+                .list().ofMinSize(1).ofMaxSize(3000);
+    }
+
+    @Property(tries = 200)
+    void behavesLikeAHashMap(@ForAll("operations") List<Op> ops) {
+        ByteKeyIndex index = new ByteKeyIndex(4);
+        Map<String, Integer> model = new HashMap<>();
+        for (Op op : ops) {
+            byte[] k = op.key().getBytes(StandardCharsets.UTF_8);
+            if (op.insert()) {
+                int r = index.findOrInsert(k, 0, k.length);
+                if (model.containsKey(op.key())) {
+                    assertThat(r).isEqualTo(model.get(op.key()));
+                } else {
+                    assertThat(r).isNegative();
+                    model.put(op.key(), -r - 1);
+                }
+            } else {
+                int r = index.remove(k, 0, k.length);
+                Integer expected = model.remove(op.key());
+                assertThat(r).isEqualTo(expected == null ? -1 : expected);
+            }
+            assertThat(index.size()).isEqualTo(model.size());
+        }
+        Set<Integer> slots = new HashSet<>();
+        for (Map.Entry<String, Integer> e : model.entrySet()) {
+            byte[] k = e.getKey().getBytes(StandardCharsets.UTF_8);
+            assertThat(index.find(k, 0, k.length)).isEqualTo(e.getValue());
+            assertThat(slots.add(e.getValue())).as("slots are distinct").isTrue();
+            byte[] copy = new byte[k.length];
+            assertThat(index.copyKey(e.getValue(), copy, 0)).isEqualTo(k.length);
+            assertThat(copy).isEqualTo(k);
+        }
+    }
+
+    @Property(tries = 50)
+    void removeSlotRemovesExactlyThatKey(@ForAll("operations") List<Op> ops) {
+        ByteKeyIndex index = new ByteKeyIndex(4);
+        Map<String, Integer> model = new HashMap<>();
+        for (Op op : ops) {
+            byte[] k = op.key().getBytes(StandardCharsets.UTF_8);
+            if (op.insert() || !model.containsKey(op.key())) {
+                int r = index.findOrInsert(k, 0, k.length);
+                model.putIfAbsent(op.key(), r < 0 ? -r - 1 : r);
+            } else {
+                index.removeSlot(model.remove(op.key()));
+            }
+        }
+        for (Map.Entry<String, Integer> e : model.entrySet()) {
+            byte[] k = e.getKey().getBytes(StandardCharsets.UTF_8);
+            assertThat(index.find(k, 0, k.length)).isEqualTo(e.getValue());
+        }
+        assertThat(index.size()).isEqualTo(model.size());
+    }
+}
