@@ -18,6 +18,13 @@ public interface EventReservoir extends AutoCloseable {
     /** Stores a counted event (its bytes are copied). {@code seq} grows with every call. */
     void insert(long timestamp, long seq, EventRow row);
 
+    /**
+     * Promises that no event with a timestamp below {@code timestamp} will be inserted any more (the
+     * task calls it with stream time minus lateness as stream time advances; it never decreases).
+     * Events below it are final: an on-disk reservoir may close and persist the chunks holding them.
+     */
+    void advanceWatermark(long timestamp);
+
     /** Opens a cursor that has passed every event with timestamp &lt;= {@code boundary}. */
     ReservoirCursor openCursor(long boundary);
 

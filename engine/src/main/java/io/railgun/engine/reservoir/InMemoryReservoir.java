@@ -62,6 +62,11 @@ public final class InMemoryReservoir implements EventReservoir {
     }
 
     @Override
+    public void advanceWatermark(long timestamp) {
+        // everything is in memory: nothing to close
+    }
+
+    @Override
     public ReservoirCursor openCursor(long boundary) {
         Cursor c = new Cursor(boundary);
         int i = start;

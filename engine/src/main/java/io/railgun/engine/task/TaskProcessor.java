@@ -128,6 +128,7 @@ public final class TaskProcessor implements AutoCloseable {
         if (!started || ts > streamTime) {
             started = true;
             streamTime = ts;
+            reservoir.advanceWatermark(WindowBounds.minus(ts, stream.latenessMs()));
             plan.advance(ts);
             dedupCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, dedupHorizonMs), 1), forgetId);
             reservoir.trim();
