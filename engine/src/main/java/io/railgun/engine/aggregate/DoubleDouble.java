@@ -46,30 +46,14 @@ final class DoubleDouble {
         return Double.longBitsToDouble(record[at + 1]);
     }
 
-    /** The high part of a long split exactly into two doubles. */
-    static double longHi(long v) {
-        return (double) v;
-    }
-
-    /** The low part of a long split exactly into two doubles: {@code v - (long) longHi(v)}. */
-    static double longLo(long v) {
-        double h = (double) v;
-        if (h >= 0x1p63) { // (long) h would saturate
-            return (double) (v - Long.MAX_VALUE) - 1.0;
-        }
-        return (double) (v - (long) h);
-    }
-
     /** The rounded double value of the pair at {@code record[at..at+1]}. */
     static double value(long[] record, int at) {
         return hi(record, at) + lo(record, at);
     }
 
     /**
-     * The centred second moment {@code M2 = S2 - S1^2 / n} from the double-double power sums, in
-     * double-double, rounded to a double and clamped at zero. Differences below the accumulated
-     * rounding noise of S2 (relative 2^-90) are reported as exactly zero, so a window of equal
-     * values has variance 0 rather than a tiny residue.
+     * The centred second moment {@code M2 = S2 - S1^2 / n} from double-double power sums, in
+     * double-double, rounded to a double; never negative.
      */
     static double centredSecondMoment(double s1Hi, double s1Lo, double s2Hi, double s2Lo, long n) {
         // q = S1 * S1 (double-double product)
@@ -90,9 +74,6 @@ final class DoubleDouble {
         double e = (s2Hi - (s - bb)) + (-divHi - bb);
         e += s2Lo - divLo;
         double m2 = s + e;
-        if (m2 <= Math.abs(s2Hi) * 0x1p-90) {
-            return 0.0;
-        }
-        return m2;
+        return m2 > 0 ? m2 : 0.0;
     }
 }

@@ -7,21 +7,43 @@ import io.railgun.engine.query.AggregateFunction;
 import io.railgun.engine.task.Reply;
 
 /**
- * {@code SUM} of doubles, {@code AVG}, {@code VAR_POP/VAR_SAMP}, {@code STDDEV_POP/STDDEV_SAMP}: the
- * count n, the sum S1 and (for the variances) the sum of squares S2 per key, the sums in
- * {@link DoubleDouble} so that removal is exact to ~2^-104 relative. Results are computed from the
- * power sums when read: mean = S1/n, M2 = S2 - S1^2/n, VAR_POP = M2/n, VAR_SAMP = M2/(n-1).
- * LONG arguments are split exactly into two doubles, so AVG of longs is exact too.
- * Record: [n, S1 hi, S1 lo] and, for the variances, [S2 hi, S2 lo].
+ * {@code SUM} of doubles, {@code AVG}, {@code VAR_POP/VAR_SAMP}, {@code STDDEV_POP/STDDEV_SAMP}, kept
+ * exactly: each value is converted to an exact fixed-point integer ({@link FixedPoint}) and the
+ * sums are fixed-width integers ({@link WideInteger}): S1 in 256 bits, S2 in 448 bits. Adding and
+ * removing never rounds, so nothing drifts however long the window lives, and results are rounded
+ * once when read: SUM = S1, AVG = S1 / n, VAR_POP = (n S2 - S1^2) / n^2,
+ * VAR_SAMP = (n S2 - S1^2) / (n (n - 1)) with the numerator exact. A window of equal values has
+ * variance exactly 0.
+ *
+ * <p>Doubles that are not representable (bits below 2^-96, or magnitude from 2^94) go to fallback
+ * double-double sums of their deviations from an anchor (the first such value while the key holds
+ * any): equal values still give variance 0 and sums stay accurate to about 2^-100 of the largest
+ * sum held, but are not exact; while a key holds both kinds, the two parts are combined in doubles.
+ *
+ * <p>Record: [n, nFallback, S1 (4 limbs)] then, for the variances, [S2 (7 limbs)], then the
+ * fallback [S1 hi, S1 lo] and, for the variances, [S2 hi, S2 lo], then the fallback anchor.
  */
 public final class MomentsAggregator extends Aggregator {
     private static final int N = 0;
-    private static final int S1 = 1;
-    private static final int S2 = 3;
+    private static final int N_FALLBACK = 1;
+    private static final int S1 = 2;
+    private static final int S1_LIMBS = 4;
+    private static final int S2 = S1 + S1_LIMBS;
+    private static final int S2_LIMBS = 7;
 
     private final AggregateFunction function;
     private final boolean squares;
     private final boolean longArgument;
+    private final int fallbackS1;
+    private final int fallbackS2;
+    private final int fallbackAnchor;
+    private final int width;
+    // scratch, reused: one task thread
+    private final long[] value = new long[FixedPoint.LIMBS];
+    private final long[] magnitude = new long[S1_LIMBS];
+    private final long[] square = new long[2 * S1_LIMBS];
+    private final long[] scaled = new long[S2_LIMBS + 1];
+    private final long[] count = new long[1];
 
     public MomentsAggregator(AggregateFunction function, Evaluator argument) {
         super(argument);
@@ -32,6 +54,10 @@ public final class MomentsAggregator extends Aggregator {
             default -> throw new IllegalArgumentException("not a moments aggregate: " + function);
         };
         this.longArgument = argument.type() == ValueType.LONG;
+        this.fallbackS1 = squares ? S2 + S2_LIMBS : S2;
+        this.fallbackS2 = fallbackS1 + 2;
+        this.fallbackAnchor = squares ? fallbackS2 + 2 : fallbackS1 + 2;
+        this.width = fallbackAnchor + 1;
     }
 
     @Override
@@ -41,43 +67,72 @@ public final class MomentsAggregator extends Aggregator {
 
     @Override
     public int width() {
-        return squares ? 5 : 3;
+        return width;
     }
 
     @Override
     public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument.eval(row)) {
-            accumulate(record, base + offset, 1.0);
-            record[base + offset + N]++;
+            accumulate(record, base + offset, false);
         }
     }
 
     @Override
     public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument.eval(row)) {
-            accumulate(record, base + offset, -1.0);
-            record[base + offset + N]--;
+            accumulate(record, base + offset, true);
         }
     }
 
-    private void accumulate(long[] record, int at, double sign) {
+    private void accumulate(long[] record, int at, boolean remove) {
+        record[at + N] += remove ? -1 : 1;
+        boolean exact;
         if (longArgument) {
-            long v = argument.longValue;
-            double hi = DoubleDouble.longHi(v);
-            double lo = DoubleDouble.longLo(v);
-            DoubleDouble.add(record, at + S1, sign * hi, sign * lo);
-            if (squares) {
-                // (hi + lo)^2 = hi^2 + 2 hi lo + lo^2, each product taken exactly
-                DoubleDouble.addSquare(record, at + S2, hi, sign);
-                double cross = 2.0 * hi * lo;
-                DoubleDouble.add(record, at + S2, sign * cross, sign * Math.fma(2.0 * hi, lo, -cross));
-                DoubleDouble.addSquare(record, at + S2, lo, sign);
-            }
+            FixedPoint.ofLong(argument.longValue, value);
+            exact = true;
         } else {
-            double x = argument.doubleValue;
-            DoubleDouble.add(record, at + S1, sign * x, 0.0);
+            exact = FixedPoint.ofDouble(argument.doubleValue, value);
+        }
+        if (!exact) {
+            accumulateFallback(record, at, remove);
+            return;
+        }
+        WideInteger.addSigned(record, at + S1, S1_LIMBS, value, FixedPoint.LIMBS, remove);
+        if (squares) {
+            WideInteger.magnitude(value, 0, FixedPoint.LIMBS, magnitude);
+            WideInteger.multiply(magnitude, 0, FixedPoint.LIMBS, magnitude, 0, FixedPoint.LIMBS, square);
+            WideInteger.addUnsigned(record, at + S2, S2_LIMBS, square, 2 * FixedPoint.LIMBS, remove);
+        }
+    }
+
+    /**
+     * Values outside the fixed-point range: double-double sums of their deviations d = x - c from an
+     * anchor c (the first such value while the key holds any), d taken exactly (TwoSum), so equal
+     * values still cancel to exactly zero.
+     */
+    private void accumulateFallback(long[] record, int at, boolean remove) {
+        double x = argument.doubleValue;
+        if (record[at + N_FALLBACK] == 0) {
+            record[at + fallbackAnchor] = Double.doubleToRawLongBits(x);
+        }
+        record[at + N_FALLBACK] += remove ? -1 : 1;
+        double c = Double.longBitsToDouble(record[at + fallbackAnchor]);
+        double sign = remove ? -1.0 : 1.0;
+        double dHi = x - c;
+        double bb = dHi - x;
+        double dLo = (x - (dHi - bb)) + (-c - bb);
+        DoubleDouble.add(record, at + fallbackS1, sign * dHi, sign * dLo);
+        if (squares) {
+            DoubleDouble.addSquare(record, at + fallbackS2, dHi, sign);
+            double cross = 2.0 * dHi * dLo;
+            DoubleDouble.add(record, at + fallbackS2, sign * cross, sign * Math.fma(2.0 * dHi, dLo, -cross));
+        }
+        if (record[at + N_FALLBACK] == 0) {
+            record[at + fallbackS1] = 0;
+            record[at + fallbackS1 + 1] = 0;
             if (squares) {
-                DoubleDouble.addSquare(record, at + S2, x, sign);
+                record[at + fallbackS2] = 0;
+                record[at + fallbackS2 + 1] = 0;
             }
         }
     }
@@ -91,47 +146,81 @@ public final class MomentsAggregator extends Aggregator {
                 if (n == 0) {
                     reply.setNull(index);
                 } else {
-                    reply.setDouble(index, DoubleDouble.value(record, at + S1));
+                    reply.setDouble(index, sum(record, at));
                 }
             }
             case AVG -> {
                 if (n == 0) {
                     reply.setNull(index);
                 } else {
-                    reply.setDouble(index, average(record, at, n));
+                    reply.setDouble(index, sum(record, at) / n);
                 }
             }
-            case VAR_POP, STDDEV_POP -> {
-                if (n == 0) {
+            case VAR_POP, STDDEV_POP, VAR_SAMP, STDDEV_SAMP -> {
+                boolean sample = function == AggregateFunction.VAR_SAMP || function == AggregateFunction.STDDEV_SAMP;
+                if (n == 0 || (sample && n == 1)) {
                     reply.setNull(index);
+                } else if (n == 1) {
+                    reply.setDouble(index, 0.0); // one value: no spread, whatever rounding the sums carry
                 } else {
-                    double v = secondMoment(record, at, n) / n;
-                    reply.setDouble(index, function == AggregateFunction.VAR_POP ? v : Math.sqrt(v));
-                }
-            }
-            case VAR_SAMP, STDDEV_SAMP -> {
-                if (n < 2) {
-                    reply.setNull(index);
-                } else {
-                    double v = secondMoment(record, at, n) / (n - 1);
-                    reply.setDouble(index, function == AggregateFunction.VAR_SAMP ? v : Math.sqrt(v));
+                    double variance = centredSecondMoment(record, at, n) / (sample ? n - 1 : n);
+                    boolean stddev = function == AggregateFunction.STDDEV_POP || function == AggregateFunction.STDDEV_SAMP;
+                    reply.setDouble(index, stddev ? Math.sqrt(variance) : variance);
                 }
             }
             default -> throw new IllegalStateException(function.name());
         }
     }
 
-    private static double average(long[] record, int at, long n) {
-        // double-double division by n, rounded once
-        double hi = DoubleDouble.hi(record, at + S1);
-        double dn = (double) n;
-        double q1 = hi / dn;
-        double r = Math.fma(-q1, dn, hi) + DoubleDouble.lo(record, at + S1);
-        return q1 + r / dn;
+    /** The exact part S1 as a double. */
+    private double exactSum(long[] record, int at) {
+        boolean negative = WideInteger.magnitude(record, at + S1, S1_LIMBS, magnitude);
+        double m = Math.scalb(WideInteger.toDouble(magnitude, 0, S1_LIMBS), -FixedPoint.SCALE_BITS);
+        return negative ? -m : m;
     }
 
-    private static double secondMoment(long[] record, int at, long n) {
-        return DoubleDouble.centredSecondMoment(DoubleDouble.hi(record, at + S1), DoubleDouble.lo(record, at + S1),
-                DoubleDouble.hi(record, at + S2), DoubleDouble.lo(record, at + S2), n);
+    private double sum(long[] record, int at) {
+        double exact = exactSum(record, at);
+        if (record[at + N_FALLBACK] == 0) {
+            return exact;
+        }
+        double c = Double.longBitsToDouble(record[at + fallbackAnchor]);
+        return exact + (record[at + N_FALLBACK] * c + DoubleDouble.value(record, at + fallbackS1));
+    }
+
+    /** M2 = S2 - S1^2 / n: exact (then rounded once) when every value of the key is representable. */
+    private double centredSecondMoment(long[] record, int at, long n) {
+        if (record[at + N_FALLBACK] == 0) {
+            // n * M2 = n * S2 - S1^2, in units of 2^-128
+            WideInteger.magnitude(record, at + S1, S1_LIMBS, magnitude);
+            WideInteger.multiply(magnitude, 0, S1_LIMBS, magnitude, 0, S1_LIMBS, square);
+            count[0] = n;
+            WideInteger.multiply(record, at + S2, S2_LIMBS, count, 0, 1, scaled);
+            WideInteger.addUnsigned(scaled, 0, S2_LIMBS + 1, square, S2_LIMBS + 1, true);
+            double nM2 = Math.scalb(WideInteger.toDouble(scaled, 0, S2_LIMBS + 1), -2 * FixedPoint.SCALE_BITS);
+            return nM2 / n;
+        }
+        long nFallback = record[at + N_FALLBACK];
+        double f1Hi = DoubleDouble.hi(record, at + fallbackS1);
+        double f1Lo = DoubleDouble.lo(record, at + fallbackS1);
+        double f2Hi = DoubleDouble.hi(record, at + fallbackS2);
+        double f2Lo = DoubleDouble.lo(record, at + fallbackS2);
+        if (nFallback == n) {
+            // only fallback values: the moment of their deviations is the moment of the values
+            return DoubleDouble.centredSecondMoment(f1Hi, f1Lo, f2Hi, f2Lo, n);
+        }
+        // mixed: move the exact part onto the anchor too, rounded (not exact)
+        double c = Double.longBitsToDouble(record[at + fallbackAnchor]);
+        long nExact = n - nFallback;
+        double e1 = exactSum(record, at);
+        double e2 = Math.scalb(WideInteger.toDouble(record, at + S2, S2_LIMBS), -2 * FixedPoint.SCALE_BITS);
+        // sum over exact values of (x - c) and (x - c)^2
+        double d1 = e1 - nExact * c;
+        double d2 = e2 - 2 * c * e1 + nExact * c * c;
+        double s1Hi = f1Hi + d1;
+        double s1Lo = f1Lo;
+        double s2Hi = f2Hi + d2;
+        double s2Lo = f2Lo;
+        return DoubleDouble.centredSecondMoment(s1Hi, s1Lo, s2Hi, s2Lo, n);
     }
 }

@@ -1,153 +1,151 @@
 package io.railgun.engine.plan;
 
 import io.railgun.engine.aggregate.Aggregator;
-import io.railgun.engine.aggregate.StateRecord;
 import io.railgun.engine.event.EventRow;
-import io.railgun.engine.state.KeyedState;
+import io.railgun.engine.task.Reply;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The Group By operator: maps each event to its key's slot in the node's {@link KeyedState} and
- * feeds its aggregators. Every key has one state record of {@code stride} longs in
- * {@link #records} (layout in {@link StateRecord}): the key's population, then each aggregator's
- * longs, so one event touches one or two cache lines of state. When a key's last event expires its
- * record is zeroed and the slot released, so state holds only keys present in the window.
+ * The Group By operator of one window and filter: finds each event's key in the {@link KeyTable}
+ * of its GROUP BY fields and feeds its aggregators with the node's segment of the key's record
+ * (layout in {@link io.railgun.engine.aggregate.StateRecord}): the key's population in this
+ * window, then each aggregator's longs. When the key's last event leaves this window, the segment
+ * is zeroed and the node lets go of the key.
  */
 final class GroupByNode {
     private final String name;
-    private final KeyEncoder encoder;
-    private final KeyedState state;
+    private final KeyTable table;
     private final List<Aggregator> aggregators = new ArrayList<>();
     private Aggregator[] dispatch = new Aggregator[0];
-    private long[] records = new long[0];
-    private int stride = StateRecord.FIRST_AGGREGATOR;
-    private int slots; // records has room for this many slots
-    // the slot of the last arrival: the reply to an event usually reads the key it just updated
-    private long lastArrivalSeq = -1;
-    private int lastArrivalSlot;
+    private Set<Aggregator> laidOut = KeyTable.newIdentitySet();
+    private int segment = -1;
+    private int width = 1;
 
-    GroupByNode(String name, KeyEncoder encoder, KeyedState state) {
+    GroupByNode(String name, KeyTable table) {
         this.name = name;
-        this.encoder = encoder;
-        this.state = state;
+        this.table = table;
     }
 
     String name() {
         return name;
     }
 
+    KeyTable table() {
+        return table;
+    }
+
     void add(Aggregator a) {
-        List<Aggregator> next = new ArrayList<>(aggregators);
-        next.add(a);
-        relayout(next);
+        aggregators.add(a);
+        table.relayout();
     }
 
     /** Removes an aggregator; true when the node has none left. */
     boolean remove(Aggregator a) {
-        List<Aggregator> next = new ArrayList<>(aggregators);
-        next.remove(a);
-        relayout(next);
-        return next.isEmpty();
+        aggregators.remove(a);
+        table.relayout();
+        return aggregators.isEmpty();
     }
 
-    /** Lays records out for a new list of aggregators, keeping every present key's state. */
-    private void relayout(List<Aggregator> next) {
-        int newStride = StateRecord.FIRST_AGGREGATOR;
-        int[] newOffsets = new int[next.size()];
-        for (int i = 0; i < next.size(); i++) {
-            newOffsets[i] = newStride;
-            newStride += next.get(i).width();
-        }
-        long[] newRecords = new long[slots * newStride];
-        for (int s = 0; s < slots; s++) {
-            newRecords[s * newStride + StateRecord.POPULATION] = records[s * stride + StateRecord.POPULATION];
-            for (int i = 0; i < next.size(); i++) {
-                Aggregator a = next.get(i);
-                if (aggregators.contains(a)) {
-                    System.arraycopy(records, s * stride + a.offset(), newRecords, s * newStride + newOffsets[i], a.width());
-                }
-            }
-        }
-        for (int i = 0; i < next.size(); i++) {
-            next.get(i).offset(newOffsets[i]);
-            next.get(i).ensureCapacity(slots);
-        }
-        aggregators.clear();
-        aggregators.addAll(next);
-        dispatch = next.toArray(new Aggregator[0]);
-        records = newRecords;
-        stride = newStride;
+    // --- layout, driven by the key table ---
+
+    int segment() {
+        return segment;
     }
+
+    /** Longs of this node's segment: population plus every aggregator's width. */
+    int width() {
+        int w = 1;
+        for (Aggregator a : aggregators) {
+            w += a.width();
+        }
+        return w;
+    }
+
+    List<Aggregator> aggregators() {
+        return aggregators;
+    }
+
+    Set<Aggregator> laidOut() {
+        return laidOut;
+    }
+
+    /** Inner offsets the aggregators will have: packed after the population. */
+    int[] innerOffsets() {
+        int[] offsets = new int[aggregators.size()];
+        int at = 1;
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = at;
+            at += aggregators.get(i).width();
+        }
+        return offsets;
+    }
+
+    void laidOutAt(int newSegment, int[] innerOffsets, int slots) {
+        segment = newSegment;
+        Set<Aggregator> now = KeyTable.newIdentitySet();
+        for (int i = 0; i < aggregators.size(); i++) {
+            aggregators.get(i).offset(innerOffsets[i]);
+            aggregators.get(i).ensureCapacity(slots);
+            now.add(aggregators.get(i));
+        }
+        laidOut = now;
+        width = width();
+        dispatch = aggregators.toArray(new Aggregator[0]);
+    }
+
+    void ensureCapacity(int slots) {
+        for (Aggregator a : dispatch) {
+            a.ensureCapacity(slots);
+        }
+    }
+
+    /** Clears what the aggregators keep outside the record for a slot this node lets go of. */
+    void resetExternal(int slot) {
+        for (Aggregator a : dispatch) {
+            a.reset(slot);
+        }
+    }
+
+    // --- the event path ---
 
     void arrive(long timestamp, long seq, EventRow row) {
-        int len = encoder.encode(row);
-        int slot = state.findOrInsert(encoder.buffer(), 0, len);
-        if (slot < 0) {
-            slot = -slot - 1;
-            if (slot >= slots) {
-                grow(state.capacity());
-            }
-        }
-        long[] r = records;
-        int base = slot * stride;
+        int slot = table.hold(row, seq);
+        long[] r = table.records();
+        int base = slot * table.stride() + segment;
         r[base]++;
         for (Aggregator a : dispatch) {
             a.arrive(r, base, slot, timestamp, seq, row);
         }
-        lastArrivalSeq = seq;
-        lastArrivalSlot = slot;
     }
 
     void expire(long timestamp, long seq, EventRow row) {
-        int len = encoder.encode(row);
-        int slot = state.find(encoder.buffer(), 0, len);
+        int slot = table.find(row, seq);
         if (slot < 0) {
             throw new IllegalStateException("expired an event whose key is not in the window (node " + name + ")");
         }
-        long[] r = records;
-        int base = slot * stride;
+        long[] r = table.records();
+        int base = slot * table.stride() + segment;
         for (Aggregator a : dispatch) {
             a.expire(r, base, slot, timestamp, seq, row);
         }
         if (--r[base] == 0) {
-            Arrays.fill(r, base, base + stride, 0L);
-            for (Aggregator a : dispatch) {
-                a.reset(slot);
-            }
-            state.release(slot);
-            if (lastArrivalSlot == slot) {
-                lastArrivalSeq = -1;
-            }
+            Arrays.fill(r, base, base + width, 0L);
+            resetExternal(slot);
         }
+        table.unhold(slot);
     }
 
-    /** Writes the value of aggregator {@code a} for {@code slot} (or -1: no event of the key in the window). */
-    void write(Aggregator a, int slot, io.railgun.engine.task.Reply reply, int index) {
-        a.write(records, slot < 0 ? 0 : slot * stride, slot, reply, index);
-    }
-
-    /** The slot of {@code row}'s key, or -1 when the window holds none of its events. */
+    /** The slot of {@code row}'s key in the table, or -1 when no window holds it. */
     int slotOf(EventRow row, long seq) {
-        if (seq >= 0 && seq == lastArrivalSeq) {
-            return lastArrivalSlot;
-        }
-        int len = encoder.encode(row);
-        return state.find(encoder.buffer(), 0, len);
+        return table.find(row, seq);
     }
 
-    /** Number of keys currently in the window. */
-    int keys() {
-        return state.size();
-    }
-
-    private void grow(int capacity) {
-        int newSlots = Math.max(capacity, slots * 2);
-        records = Arrays.copyOf(records, newSlots * stride);
-        slots = newSlots;
-        for (Aggregator a : dispatch) {
-            a.ensureCapacity(slots);
-        }
+    /** Writes aggregator {@code a}'s value for {@code slot} (-1: none of the key's events anywhere). */
+    void write(Aggregator a, int slot, Reply reply, int index) {
+        // a key held only by other nodes has an all-zero segment here: the empty state
+        a.write(table.records(), slot < 0 ? 0 : slot * table.stride() + segment, slot, reply, index);
     }
 }

@@ -45,6 +45,7 @@ public final class TaskPlan {
     private final Map<String, Node<WindowNode>> windows = new HashMap<>();
     private final Map<String, Node<FilterNode>> filters = new HashMap<>();
     private final Map<String, Node<GroupByNode>> groups = new HashMap<>();
+    private final Map<String, KeyTable> tables = new HashMap<>();
     private final Map<String, Node<Aggregator>> aggregators = new HashMap<>();
     private final LinkedHashMap<String, Metric> metrics = new LinkedHashMap<>();
 
@@ -117,16 +118,20 @@ public final class TaskPlan {
             window.users++;
         }
         List<Field> groupFields = new ArrayList<>();
-        StringBuilder gk = new StringBuilder(filterKey).append("|by");
+        StringBuilder fk = new StringBuilder("by");
         for (String g : st.groupBy()) {
             Field f = schema.field(g);
             groupFields.add(f);
-            gk.append(',').append(f.index());
+            fk.append(',').append(f.index());
         }
-        String groupKey = gk.toString();
+        String fieldsKey = fk.toString();
+        String groupKey = filterKey + "|" + fieldsKey;
         Node<GroupByNode> group = groups.get(groupKey);
         if (group == null) {
-            GroupByNode g = new GroupByNode(groupKey, new KeyEncoder(groupFields), stateStore.keyedState(groupKey));
+            KeyTable table = tables.computeIfAbsent(fieldsKey,
+                    k -> new KeyTable(k, new KeyEncoder(groupFields), stateStore.keyedState(k)));
+            GroupByNode g = new GroupByNode(groupKey, table);
+            table.attach(g);
             group = new Node<>(g, filterKey);
             groups.put(groupKey, group);
             filter.op.add(g);
@@ -180,7 +185,12 @@ public final class TaskPlan {
             group.op.remove(agg.op);
             if (--group.users == 0) {
                 groups.remove(agg.parentKey);
-                stateStore.drop(group.op.name());
+                KeyTable table = group.op.table();
+                table.detach(group.op);
+                if (table.isEmpty()) {
+                    tables.remove(table.name());
+                    stateStore.drop(table.name());
+                }
                 Node<FilterNode> filter = filters.get(group.parentKey);
                 filter.op.remove(group.op);
                 if (--filter.users == 0) {

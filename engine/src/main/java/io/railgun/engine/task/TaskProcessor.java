@@ -198,8 +198,13 @@ public final class TaskProcessor implements AutoCloseable {
         return reply;
     }
 
+    /** Recomputes the dedup horizon after metrics changed; a shorter one forgets ids at once. */
     private void updateHorizon() {
         dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
+        if (started) {
+            dedupCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(streamTime, dedupHorizonMs), 1), forgetId);
+            reservoir.trim();
+        }
     }
 
     private int encodeId(EventRow row) {

@@ -1,0 +1,135 @@
+package io.railgun.engine.aggregate;
+
+/**
+ * Fixed-width integer arithmetic on little-endian 64-bit limbs (limb 0 least significant) stored in
+ * long arrays: two's-complement modular addition, schoolbook multiplication of magnitudes, and
+ * rounding to double. Used for exact sums and sums of squares; allocation-free (callers pass
+ * scratch arrays).
+ */
+final class WideInteger {
+    private WideInteger() {}
+
+    /**
+     * {@code acc[off..off+len) += v} (or {@code -= v}), where v is the two's-complement
+     * {@code v[0..vLen)} sign-extended; done at the accumulator's width, so negating the most
+     * negative v is exact too.
+     */
+    static void addSigned(long[] acc, int off, int len, long[] v, int vLen, boolean subtract) {
+        long ext = v[vLen - 1] >> 63;
+        long carry = 0;
+        for (int i = 0; i < len; i++) {
+            long x = i < vLen ? v[i] : ext;
+            long a = acc[off + i];
+            if (!subtract) {
+                long s = a + x;
+                long c1 = Long.compareUnsigned(s, a) < 0 ? 1 : 0;
+                long t = s + carry;
+                long c2 = Long.compareUnsigned(t, s) < 0 ? 1 : 0;
+                acc[off + i] = t;
+                carry = c1 + c2;
+            } else {
+                long d = a - x;
+                long b1 = Long.compareUnsigned(a, x) < 0 ? 1 : 0;
+                long t = d - carry;
+                long b2 = Long.compareUnsigned(d, carry) < 0 ? 1 : 0;
+                acc[off + i] = t;
+                carry = b1 + b2;
+            }
+        }
+    }
+
+    /** {@code acc[off..off+len) += v[0..vLen)} (or -=, when {@code subtract}), v unsigned, zero-extended. */
+    static void addUnsigned(long[] acc, int off, int len, long[] v, int vLen, boolean subtract) {
+        long carry = 0;
+        for (int i = 0; i < len; i++) {
+            long x = i < vLen ? v[i] : 0;
+            long a = acc[off + i];
+            if (!subtract) {
+                long s = a + x;
+                long c1 = Long.compareUnsigned(s, a) < 0 ? 1 : 0;
+                long t = s + carry;
+                long c2 = Long.compareUnsigned(t, s) < 0 ? 1 : 0;
+                acc[off + i] = t;
+                carry = c1 + c2;
+            } else {
+                long d = a - x;
+                long b1 = Long.compareUnsigned(a, x) < 0 ? 1 : 0;
+                long t = d - carry;
+                long b2 = Long.compareUnsigned(d, carry) < 0 ? 1 : 0;
+                acc[off + i] = t;
+                carry = b1 + b2;
+            }
+        }
+    }
+
+    /** {@code out[0..aLen+bLen) = a[aOff..aOff+aLen) * b[bOff..bOff+bLen)}, all unsigned. */
+    static void multiply(long[] a, int aOff, int aLen, long[] b, int bOff, int bLen, long[] out) {
+        java.util.Arrays.fill(out, 0, aLen + bLen, 0L);
+        for (int i = 0; i < aLen; i++) {
+            long ai = a[aOff + i];
+            if (ai == 0) {
+                continue;
+            }
+            long carry = 0;
+            for (int j = 0; j < bLen; j++) {
+                long bj = b[bOff + j];
+                long lo = ai * bj;
+                long hi = Math.unsignedMultiplyHigh(ai, bj);
+                long s = out[i + j] + lo;
+                hi += Long.compareUnsigned(s, lo) < 0 ? 1 : 0;
+                long t = s + carry;
+                hi += Long.compareUnsigned(t, s) < 0 ? 1 : 0;
+                out[i + j] = t;
+                carry = hi;
+            }
+            out[i + bLen] = carry;
+        }
+    }
+
+    /** Copies the magnitude of the two's-complement {@code v[off..off+len)} into {@code out}; true when negative. */
+    static boolean magnitude(long[] v, int off, int len, long[] out) {
+        boolean negative = v[off + len - 1] < 0;
+        long carry = 1;
+        for (int i = 0; i < len; i++) {
+            long x = v[off + i];
+            if (negative) {
+                long n = ~x + carry;
+                carry = (carry == 1 && n == 0) ? 1 : 0;
+                out[i] = n;
+            } else {
+                out[i] = x;
+            }
+        }
+        return negative;
+    }
+
+    /** The unsigned {@code v[0..len)} rounded to a double (within one ulp). */
+    static double toDouble(long[] v, int off, int len) {
+        int top = len - 1;
+        while (top >= 0 && v[off + top] == 0) {
+            top--;
+        }
+        if (top < 0) {
+            return 0.0;
+        }
+        long hi = v[off + top];
+        long next = top > 0 ? v[off + top - 1] : 0;
+        int shift = Long.numberOfLeadingZeros(hi);
+        long bits = shift == 0 ? hi : (hi << shift) | (next >>> (64 - shift));
+        boolean sticky = (shift != 0 && (next << shift) != 0) || (top > 1 && anyNonZero(v, off, top - 1));
+        if (sticky) {
+            bits |= 1L; // remember discarded bits so rounding goes the right way
+        }
+        double d = (double) (bits >>> 1) * 2.0 + (double) (bits & 1L);
+        return Math.scalb(d, 64 * top - shift);
+    }
+
+    private static boolean anyNonZero(long[] v, int off, int len) {
+        for (int i = 0; i < len; i++) {
+            if (v[off + i] != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
