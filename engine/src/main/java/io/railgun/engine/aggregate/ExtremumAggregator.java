@@ -6,12 +6,12 @@ import io.railgun.engine.expr.ValueType;
 import io.railgun.engine.task.Reply;
 
 /**
- * {@code MIN} and {@code MAX} of LONG, DOUBLE or BOOLEAN values: one {@link ExtremumDeque} per key,
- * kept (cleared, not freed) when the key's slot is reset so slots reuse them.
+ * {@code MIN} and {@code MAX} of LONG, DOUBLE or BOOLEAN values: one {@link ExtremumDeque} (a long
+ * array) per key, kept (cleared, not freed) when the key's slot is reset so slots reuse them.
  */
 public final class ExtremumAggregator extends Aggregator {
     private final int sign;
-    private ExtremumDeque[] deques = new ExtremumDeque[0];
+    private long[][] deques = new long[0][];
 
     /** @param max true for MAX, false for MIN */
     public ExtremumAggregator(boolean max, Evaluator argument) {
@@ -37,37 +37,36 @@ public final class ExtremumAggregator extends Aggregator {
     @Override
     public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument.eval(row)) {
-            ExtremumDeque d = deques[slot];
+            long[] d = deques[slot];
             if (d == null) {
-                d = new ExtremumDeque();
-                deques[slot] = d;
+                d = ExtremumDeque.create();
             }
-            d.arrive(timestamp, seq, SortableValue.encode(argument), sign);
+            deques[slot] = ExtremumDeque.arrive(d, timestamp, seq, SortableValue.encode(argument), sign);
         }
     }
 
     @Override
     public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
-        ExtremumDeque d = deques[slot];
+        long[] d = deques[slot];
         if (d != null) {
-            d.expire(timestamp, seq);
+            ExtremumDeque.expire(d, timestamp, seq);
         }
     }
 
     @Override
     public void reset(int slot) {
         if (deques[slot] != null) {
-            deques[slot].clear();
+            ExtremumDeque.clear(deques[slot]);
         }
     }
 
     @Override
     public void write(long[] record, int base, int slot, Reply reply, int index) {
-        ExtremumDeque d = slot < 0 ? null : deques[slot];
-        if (d == null || d.isEmpty()) {
+        long[] d = slot < 0 ? null : deques[slot];
+        if (d == null || ExtremumDeque.isEmpty(d)) {
             reply.setNull(index);
         } else {
-            SortableValue.write(d.front(), argument.type(), reply, index);
+            SortableValue.write(ExtremumDeque.front(d), argument.type(), reply, index);
         }
     }
 }

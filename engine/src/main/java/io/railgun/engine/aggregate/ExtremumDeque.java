@@ -8,98 +8,116 @@ package io.railgun.engine.aggregate;
  * when a newer-or-equal entry at least as good exists; otherwise it is inserted at its
  * (timestamp, seq) position and removes the older entries it beats. An expiring event is popped
  * when it is the front. Values are encoded with {@link SortableValue}; {@code sign} is +1 for MAX
- * and -1 for MIN. A ring buffer, reused after {@link #clear}: no allocation in steady state.
+ * and -1 for MIN.
+ *
+ * <p>A deque is one long array, so a key's deque is one object (one or two cache lines when short):
+ * <pre>
+ *  index          content
+ *  0              head: index of the front entry in the ring
+ *  1              size: number of entries
+ *  2 + 3 i ..     entry i of the ring (capacity = (length - 2) / 3, a power of two):
+ *                 timestamp, seq, value
+ * </pre>
+ * Static methods; arrays are reused after {@link #clear} (no allocation in steady state).
  */
 final class ExtremumDeque {
-    private long[] ts = new long[4];
-    private long[] seqs = new long[4];
-    private long[] values = new long[4];
-    private int head;
-    private int size;
+    private static final int HEAD = 0;
+    private static final int SIZE = 1;
+    private static final int ENTRIES = 2;
 
-    boolean isEmpty() {
-        return size == 0;
+    private ExtremumDeque() {}
+
+    static long[] create() {
+        return new long[ENTRIES + 3 * 4];
     }
 
-    long front() {
-        return values[head];
+    static boolean isEmpty(long[] d) {
+        return d[SIZE] == 0;
     }
 
-    void clear() {
-        head = 0;
-        size = 0;
+    static long front(long[] d) {
+        return d[ENTRIES + 3 * (int) d[HEAD] + 2];
     }
 
-    void arrive(long t, long seq, long value, int sign) {
-        int mask = ts.length - 1;
-        // position p (0-based from head) = number of entries older than (t, seq)
+    static void clear(long[] d) {
+        d[HEAD] = 0;
+        d[SIZE] = 0;
+    }
+
+    /** Index in {@code d} of entry k (0 = front). */
+    private static int at(long[] d, int k) {
+        int mask = (d.length - ENTRIES) / 3 - 1;
+        return ENTRIES + 3 * (((int) d[HEAD] + k) & mask);
+    }
+
+    /** Adds an event; returns the deque (a new, larger array when it had to grow). */
+    static long[] arrive(long[] d, long t, long seq, long value, int sign) {
+        int size = (int) d[SIZE];
+        // position p = number of entries older than (t, seq)
         int p = size;
-        while (p > 0 && newer(ts[(head + p - 1) & mask], seqs[(head + p - 1) & mask], t, seq)) {
-            p--;
+        while (p > 0) {
+            int e = at(d, p - 1);
+            if (d[e] > t || (d[e] == t && d[e + 1] > seq)) {
+                p--;
+            } else {
+                break;
+            }
         }
-        if (p < size && Long.compare(values[(head + p) & mask], value) * sign >= 0) {
-            return; // a newer entry is at least as good: this one can never be the extremum
+        if (p < size && Long.compare(d[at(d, p) + 2], value) * sign >= 0) {
+            return d; // a newer entry is at least as good: this one can never be the extremum
         }
         // drop older entries that this one beats or equals
         int q = p;
-        while (q > 0 && Long.compare(values[(head + q - 1) & mask], value) * sign <= 0) {
+        while (q > 0 && Long.compare(d[at(d, q - 1) + 2], value) * sign <= 0) {
             q--;
         }
         int removed = p - q;
         if (removed > 0) {
-            // close the gap [q, p) by moving entries [p, size) down
             for (int k = p; k < size; k++) {
-                copy((head + k) & mask, (head + k - removed) & mask);
+                copy(d, at(d, k), at(d, k - removed));
             }
             size -= removed;
             p = q;
         }
-        if (size == ts.length) {
-            grow();
-            mask = ts.length - 1;
+        if (size == (d.length - ENTRIES) / 3) {
+            d = grow(d, size);
         }
         for (int k = size; k > p; k--) {
-            copy((head + k - 1) & mask, (head + k) & mask);
+            copy(d, at(d, k - 1), at(d, k));
         }
-        int at = (head + p) & mask;
-        ts[at] = t;
-        seqs[at] = seq;
-        values[at] = value;
-        size++;
+        int e = at(d, p);
+        d[e] = t;
+        d[e + 1] = seq;
+        d[e + 2] = value;
+        d[SIZE] = size + 1;
+        return d;
     }
 
-    void expire(long t, long seq) {
-        if (size > 0 && ts[head] == t && seqs[head] == seq) {
-            head = (head + 1) & (ts.length - 1);
-            size--;
+    static void expire(long[] d, long t, long seq) {
+        if (d[SIZE] > 0) {
+            int e = ENTRIES + 3 * (int) d[HEAD];
+            if (d[e] == t && d[e + 1] == seq) {
+                int mask = (d.length - ENTRIES) / 3 - 1;
+                d[HEAD] = (d[HEAD] + 1) & mask;
+                d[SIZE]--;
+            }
         }
     }
 
-    private static boolean newer(long t1, long s1, long t2, long s2) {
-        return t1 > t2 || (t1 == t2 && s1 > s2);
+    private static void copy(long[] d, int from, int to) {
+        d[to] = d[from];
+        d[to + 1] = d[from + 1];
+        d[to + 2] = d[from + 2];
     }
 
-    private void copy(int from, int to) {
-        ts[to] = ts[from];
-        seqs[to] = seqs[from];
-        values[to] = values[from];
-    }
-
-    private void grow() {
-        int n = ts.length * 2;
-        long[] nt = new long[n];
-        long[] ns = new long[n];
-        long[] nv = new long[n];
-        int mask = ts.length - 1;
+    private static long[] grow(long[] d, int size) {
+        long[] n = new long[ENTRIES + 2 * (d.length - ENTRIES)];
         for (int k = 0; k < size; k++) {
-            int i = (head + k) & mask;
-            nt[k] = ts[i];
-            ns[k] = seqs[i];
-            nv[k] = values[i];
+            int e = at(d, k);
+            System.arraycopy(d, e, n, ENTRIES + 3 * k, 3);
         }
-        ts = nt;
-        seqs = ns;
-        values = nv;
-        head = 0;
+        n[HEAD] = 0;
+        n[SIZE] = size;
+        return n;
     }
 }

@@ -26,7 +26,7 @@ class ExtremumDequePropertyTest {
             @ForAll @IntRange(min = 1, max = 20) int window,
             @ForAll boolean max) {
         int sign = max ? 1 : -1;
-        ExtremumDeque deque = new ExtremumDeque();
+        long[] deque = ExtremumDeque.create();
         TreeMap<Ev, Boolean> inWindow = new TreeMap<>(Comparator.comparingLong(Ev::ts).thenComparingLong(Ev::seq));
         List<Ev> all = new ArrayList<>();
         long clock = 0;
@@ -38,21 +38,21 @@ class ExtremumDequePropertyTest {
             long newT = Math.max(streamTime, ts);
             // an event already behind the tail never enters
             if (ts > newT - window) {
-                deque.arrive(e.ts(), e.seq(), e.value(), sign);
+                deque = ExtremumDeque.arrive(deque, e.ts(), e.seq(), e.value(), sign);
                 inWindow.put(e, true);
             }
             all.add(e);
             streamTime = newT;
             while (!inWindow.isEmpty() && inWindow.firstKey().ts() <= streamTime - window) {
                 Ev gone = inWindow.pollFirstEntry().getKey();
-                deque.expire(gone.ts(), gone.seq());
+                ExtremumDeque.expire(deque, gone.ts(), gone.seq());
             }
             if (inWindow.isEmpty()) {
-                assertThat(deque.isEmpty()).isTrue();
+                assertThat(ExtremumDeque.isEmpty(deque)).isTrue();
             } else {
                 long expected = inWindow.keySet().stream().mapToLong(Ev::value).reduce(max ? Long.MIN_VALUE : Long.MAX_VALUE,
                         (a, b) -> max ? Math.max(a, b) : Math.min(a, b));
-                assertThat(deque.front()).as("after event %d", i).isEqualTo(expected);
+                assertThat(ExtremumDeque.front(deque)).as("after event %d", i).isEqualTo(expected);
             }
         }
     }
