@@ -1,0 +1,62 @@
+package io.railgun.engine.exactness;
+
+import io.railgun.engine.event.EventRowWriter;
+import io.railgun.engine.local.LocalStream;
+import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.oracle.EngineUnderTest;
+import io.railgun.engine.oracle.OracleStream;
+import io.railgun.engine.oracle.Rows;
+import io.railgun.engine.oracle.StreamCase;
+import io.railgun.engine.query.QueryException;
+import io.railgun.engine.schema.Schema;
+import io.railgun.engine.task.TaskOptions;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+
+/** Runs exactness cases against the in-process {@link LocalStream}. */
+final class LocalStreamHarness implements EngineUnderTest.Harness {
+
+    @Override
+    public EngineUnderTest open(StreamCase c, boolean freshRowBuffers) {
+        TaskOptions options = new TaskOptions(InstantSource.fixed(Instant.ofEpochMilli(c.timeOrigin())), c.minDedupHorizonMs());
+        LocalStream stream = new LocalStream(c.definition(), options);
+        Schema schema = c.definition().schema();
+        EventRowWriter shared = new EventRowWriter();
+        return new EngineUnderTest() {
+            @Override
+            public List<String> addStatement(String sql) throws QueryException {
+                return stream.addStatement(sql);
+            }
+
+            @Override
+            public boolean removeMetric(String name) {
+                return stream.removeMetric(name);
+            }
+
+            @Override
+            public StreamReply process(Map<String, Object> event) {
+                return stream.process(freshRowBuffers ? Rows.fresh(schema, event) : Rows.write(shared, schema, event));
+            }
+
+            @Override
+            public Object read(String metric, Map<String, Object> keyRow) {
+                return stream.read(metric, freshRowBuffers ? Rows.fresh(schema, keyRow) : Rows.write(shared, schema, keyRow));
+            }
+
+            @Override
+            public void close() {
+                stream.close();
+            }
+        };
+    }
+
+    @Override
+    public OracleStream.Router router(StreamCase c) {
+        Schema schema = c.definition().schema();
+        EventRowWriter writer = new EventRowWriter();
+        return (event, partitioner, partitions) ->
+                LocalStream.partitionOf(Rows.write(writer, schema, event), schema.field(partitioner), partitions);
+    }
+}
