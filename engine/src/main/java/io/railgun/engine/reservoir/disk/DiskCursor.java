@@ -1,0 +1,116 @@
+package io.railgun.engine.reservoir.disk;
+
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.reservoir.EventSink;
+import io.railgun.engine.reservoir.ReservoirCursor;
+
+/**
+ * A cursor of a {@link DiskReservoir}: a boundary and a position, the global index (in the
+ * reservoir's (timestamp, seq) order) of the first event it may still have to deliver. Positions
+ * of closed chunks never change; an insert into the open region shifts the positions after it,
+ * so the stored position may lag the true one (the first event above the boundary) by the events
+ * inserted behind the cursor since. That is harmless: reading skips events at or below the old
+ * boundary, which is exactly "inserted behind the cursor counts as passed". A lagging position is
+ * also a safe lower bound for trimming.
+ *
+ * <p>Holds the chunk it is iterating (released at its end); entering a chunk whose first event is
+ * still ahead of the boundary is deferred, so an idle tail cursor holds nothing extra. Task's
+ * thread only.
+ */
+final class DiskCursor implements ReservoirCursor {
+    private final DiskReservoir reservoir;
+    private final EventRow row = new EventRow();
+    private long boundary;
+    long position;
+    /** Id of the chunk this cursor will enter next and has pinned in the cache, or -1. */
+    long pinned = -1;
+    private Chunk chunk;
+    private long chunkStart;
+
+    DiskCursor(DiskReservoir reservoir, long boundary) {
+        this.reservoir = reservoir;
+        this.boundary = boundary;
+    }
+
+    @Override
+    public long boundary() {
+        return boundary;
+    }
+
+    /** The chunk held, or null. */
+    Chunk chunk() {
+        return chunk;
+    }
+
+    @Override
+    public void advanceTo(long newBoundary, EventSink sink) {
+        if (newBoundary <= boundary) {
+            return;
+        }
+        reservoir.checkOpen();
+        long old = boundary;
+        boundary = newBoundary;
+        ChunkIndex index = reservoir.index();
+        while (true) {
+            long closedEnd = reservoir.closedCount();
+            if (position >= closedEnd) {
+                readOpenRegion(closedEnd, old, newBoundary, sink);
+                return;
+            }
+            if (chunk == null || position >= chunkStart + chunk.count) {
+                chunk = null;
+                long id = index.idAt(position);
+                long start = index.startPos(id);
+                if (position == start && index.firstTimestamp(id) > newBoundary) {
+                    return; // nothing to pass in it yet: do not load it
+                }
+                if (index.lastTimestamp(id) <= old) {
+                    position = index.endPos(id); // passed already (inserted behind us, or opened past it)
+                    continue;
+                }
+                chunk = reservoir.enter(this, id);
+                chunkStart = start;
+            }
+            Chunk c = chunk;
+            long[] timestamps = c.timestamps;
+            int n = c.count;
+            int i = (int) (position - chunkStart);
+            while (i < n) {
+                long t = timestamps[i];
+                if (t > newBoundary) {
+                    position = chunkStart + i;
+                    return;
+                }
+                if (t > old) {
+                    sink.accept(t, c.seqs[i], row.wrap(c.body, c.rowOffsets[i]));
+                }
+                i++;
+            }
+            position = chunkStart + n;
+            chunk = null;
+        }
+    }
+
+    private void readOpenRegion(long closedEnd, long old, long newBoundary, EventSink sink) {
+        OpenRegion open = reservoir.openRegion();
+        int j = (int) (position - closedEnd);
+        int n = open.size();
+        while (j < n) {
+            long t = open.timestamp(j);
+            if (t > newBoundary) {
+                break;
+            }
+            if (t > old) {
+                sink.accept(t, open.seq(j), open.wrap(row, j));
+            }
+            j++;
+        }
+        position = closedEnd + j;
+    }
+
+    @Override
+    public void close() {
+        chunk = null;
+        reservoir.removeCursor(this);
+    }
+}

@@ -1,0 +1,267 @@
+package io.railgun.engine.reservoir.disk;
+
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.event.EventRowDescriptor;
+import java.util.Arrays;
+
+/**
+ * The events not yet closed into chunks, in (timestamp, arrival) order: parallel primitive columns
+ * over one byte arena of rows, like the in-memory reservoir. Inserts land at their sorted position
+ * (late events are near the end, so the shift is short). Indexes are relative to the first event.
+ *
+ * <p>The <em>final prefix</em> is the leading events with a timestamp below the watermark: no
+ * insert can land among them, so they are ready to be closed. It is tracked incrementally (count,
+ * row bytes, first schema change) so that checking for a complete chunk costs O(1) per watermark
+ * step. Owned by the task's thread.
+ */
+final class OpenRegion {
+    private static final int INITIAL_ARENA = 16 * 1024;
+
+    private long[] timestamps = new long[256];
+    private long[] seqs = new long[256];
+    private int[] rowOffsets = new int[256];
+    private int[] rowLengths = new int[256];
+    private int start;
+    private int end;
+
+    private byte[] arena = new byte[INITIAL_ARENA];
+    private byte[] spare = new byte[0];
+    private int arenaEnd;
+    private long liveBytes;
+
+    private long watermark = Long.MIN_VALUE;
+    private int finalCount;
+    private long finalBytes;
+    /** Relative index of the first final event whose schema differs from its predecessor's, or -1. */
+    private int firstBreak = -1;
+
+    int size() {
+        return end - start;
+    }
+
+    long timestamp(int i) {
+        return timestamps[start + i];
+    }
+
+    long seq(int i) {
+        return seqs[start + i];
+    }
+
+    EventRow wrap(EventRow row, int i) {
+        return row.wrap(arena, rowOffsets[start + i]);
+    }
+
+    /** Row bytes held. */
+    long liveBytes() {
+        return liveBytes;
+    }
+
+    long memoryBytes() {
+        return arena.length + spare.length + 24L * timestamps.length;
+    }
+
+    /** First relative index whose timestamp is above {@code ts} (= size when none). */
+    int upperBound(long ts) {
+        int lo = start;
+        int hi = end;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (timestamps[mid] <= ts) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo - start;
+    }
+
+    /** Inserts after every event with a timestamp at or below {@code ts}; the caller checked ts &gt;= watermark. */
+    void insert(long ts, long seq, EventRow row) {
+        if (end == timestamps.length) {
+            makeRoomForEntry();
+        }
+        int len = row.length();
+        if (arenaEnd + len > arena.length) {
+            makeRoomForBytes(len);
+        }
+        System.arraycopy(row.buffer(), row.offset(), arena, arenaEnd, len);
+        int i = end;
+        while (i > start && timestamps[i - 1] > ts) {
+            i--;
+        }
+        if (i < end) {
+            System.arraycopy(timestamps, i, timestamps, i + 1, end - i);
+            System.arraycopy(seqs, i, seqs, i + 1, end - i);
+            System.arraycopy(rowOffsets, i, rowOffsets, i + 1, end - i);
+            System.arraycopy(rowLengths, i, rowLengths, i + 1, end - i);
+        }
+        timestamps[i] = ts;
+        seqs[i] = seq;
+        rowOffsets[i] = arenaEnd;
+        rowLengths[i] = len;
+        arenaEnd += len;
+        liveBytes += len;
+        end++;
+    }
+
+    /** Extends the final prefix to every leading event below {@code newWatermark}. */
+    void advanceWatermark(long newWatermark) {
+        if (newWatermark <= watermark) {
+            return;
+        }
+        watermark = newWatermark;
+        int n = size();
+        while (finalCount < n && timestamp(finalCount) < newWatermark) {
+            if (firstBreak < 0 && finalCount > 0 && schemaId(finalCount) != schemaId(finalCount - 1)) {
+                firstBreak = finalCount;
+            }
+            finalBytes += rowLengths[start + finalCount];
+            finalCount++;
+        }
+    }
+
+    int finalCount() {
+        return finalCount;
+    }
+
+    /** Whether the final prefix starts with a chunk that can no longer grow: full, or ended by a schema change. */
+    boolean hasCompleteChunk(int targetBytes) {
+        return finalCount > 0 && (finalBytes >= targetBytes || firstBreak > 0);
+    }
+
+    /** Events of the next chunk: leading final events of one schema, up to {@code targetBytes} of rows. */
+    int nextChunkLength(int targetBytes) {
+        int limit = firstBreak > 0 ? firstBreak : finalCount;
+        int k = 0;
+        long bytes = 0;
+        while (k < limit && bytes < targetBytes) {
+            bytes += rowLengths[start + k];
+            k++;
+        }
+        return k;
+    }
+
+    /** Serialises the first {@code n} events into a chunk and removes them. */
+    Chunk cut(long chunkId, int n) {
+        long prevTs = timestamp(0);
+        long prevSeq = seq(0);
+        long bodyLength = 0;
+        long rowBytes = 0;
+        for (int i = 0; i < n; i++) {
+            int p = start + i;
+            bodyLength += ChunkBody.varintLength(timestamps[p] - prevTs)
+                    + ChunkBody.varintLength(ChunkBody.zigzag(seqs[p] - prevSeq)) + rowLengths[p];
+            rowBytes += rowLengths[p];
+            prevTs = timestamps[p];
+            prevSeq = seqs[p];
+        }
+        if (bodyLength > SegmentDescriptor.MAX_BODY_LENGTH) {
+            throw new IllegalStateException("chunk body of " + bodyLength + " bytes");
+        }
+        byte[] body = new byte[(int) bodyLength];
+        long[] ts = new long[n];
+        long[] sq = new long[n];
+        int[] offsets = new int[n];
+        prevTs = timestamp(0);
+        prevSeq = seq(0);
+        long maxSeq = Long.MIN_VALUE;
+        int q = 0;
+        for (int i = 0; i < n; i++) {
+            int p = start + i;
+            q = ChunkBody.putVarint(body, q, timestamps[p] - prevTs);
+            q = ChunkBody.putVarint(body, q, ChunkBody.zigzag(seqs[p] - prevSeq));
+            System.arraycopy(arena, rowOffsets[p], body, q, rowLengths[p]);
+            offsets[i] = q;
+            q += rowLengths[p];
+            ts[i] = timestamps[p];
+            sq[i] = seqs[p];
+            maxSeq = Math.max(maxSeq, seqs[p]);
+            prevTs = timestamps[p];
+            prevSeq = seqs[p];
+        }
+        int schemaId = schemaId(0);
+        start += n;
+        liveBytes -= rowBytes;
+        finalCount -= n;
+        finalBytes -= rowBytes;
+        if (firstBreak >= 0) {
+            firstBreak -= n;
+            if (firstBreak <= 0) {
+                firstBreak = findBreak(1);
+            }
+        }
+        if (start == end) {
+            start = 0;
+            end = 0;
+            arenaEnd = 0;
+        }
+        return new Chunk(chunkId, schemaId, n, ts, sq, offsets, body, maxSeq);
+    }
+
+    /** Drops every event (the open region is lost on close by design). */
+    void clear() {
+        start = 0;
+        end = 0;
+        arenaEnd = 0;
+        liveBytes = 0;
+        finalCount = 0;
+        finalBytes = 0;
+        firstBreak = -1;
+    }
+
+    private int findBreak(int from) {
+        for (int i = Math.max(from, 1); i < finalCount; i++) {
+            if (schemaId(i) != schemaId(i - 1)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private int schemaId(int i) {
+        return (int) SegmentDescriptor.INT.get(arena, rowOffsets[start + i] + EventRowDescriptor.SCHEMA_ID_OFFSET);
+    }
+
+    private void makeRoomForEntry() {
+        int live = end - start;
+        if (live < timestamps.length / 2) {
+            System.arraycopy(timestamps, start, timestamps, 0, live);
+            System.arraycopy(seqs, start, seqs, 0, live);
+            System.arraycopy(rowOffsets, start, rowOffsets, 0, live);
+            System.arraycopy(rowLengths, start, rowLengths, 0, live);
+            start = 0;
+            end = live;
+        } else {
+            int n = timestamps.length * 2;
+            timestamps = Arrays.copyOf(timestamps, n);
+            seqs = Arrays.copyOf(seqs, n);
+            rowOffsets = Arrays.copyOf(rowOffsets, n);
+            rowLengths = Arrays.copyOf(rowLengths, n);
+        }
+    }
+
+    /**
+     * Copies the live rows, in order, into an arena sized for twice what is needed (so it shrinks
+     * again after a burst), reusing the spare one when it has that size.
+     */
+    private void makeRoomForBytes(int needed) {
+        long want = 2 * (liveBytes + needed);
+        int capacity = INITIAL_ARENA;
+        while (capacity < want && capacity < (1 << 30)) {
+            capacity <<= 1;
+        }
+        if (capacity < liveBytes + needed) {
+            throw new IllegalStateException("open region over 1 GiB of rows");
+        }
+        byte[] target = spare.length == capacity ? spare : new byte[capacity];
+        int p = 0;
+        for (int i = start; i < end; i++) {
+            System.arraycopy(arena, rowOffsets[i], target, p, rowLengths[i]);
+            rowOffsets[i] = p;
+            p += rowLengths[i];
+        }
+        spare = arena.length == capacity ? arena : new byte[0];
+        arena = target;
+        arenaEnd = p;
+    }
+}
