@@ -6,9 +6,11 @@ import io.railgun.engine.plan.StatementBinder;
 import io.railgun.engine.query.QueryException;
 import io.railgun.engine.query.QueryParser;
 import io.railgun.engine.query.Statement;
+import io.railgun.engine.reservoir.ReservoirFactory;
 import io.railgun.engine.routing.Partitioning;
 import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.state.InMemoryStateStore;
 import io.railgun.engine.task.Reply;
 import io.railgun.engine.task.ReplyStatus;
 import io.railgun.engine.task.TaskOptions;
@@ -34,12 +36,19 @@ public final class LocalStream implements AutoCloseable {
     private final Map<String, Field> partitionerFields = new LinkedHashMap<>();
     private final LinkedHashMap<String, MetricDefinition> metrics = new LinkedHashMap<>();
 
+    /** A stream whose tasks keep their events and state in memory. */
     public LocalStream(StreamDefinition definition, TaskOptions options) {
+        this(definition, options, ReservoirFactory.IN_MEMORY);
+    }
+
+    /** A stream whose tasks get their reservoirs from {@code reservoirs}. */
+    public LocalStream(StreamDefinition definition, TaskOptions options, ReservoirFactory reservoirs) {
         this.definition = definition;
         for (String p : definition.partitioners()) {
             TaskProcessor[] tasks = new TaskProcessor[definition.partitions()];
             for (int i = 0; i < tasks.length; i++) {
-                tasks[i] = new TaskProcessor(definition, options);
+                tasks[i] = new TaskProcessor(definition, options, reservoirs.open(definition.name(), p, i),
+                        new InMemoryStateStore());
             }
             tasksByPartitioner.put(p, tasks);
             partitionerFields.put(p, definition.schema().field(p));

@@ -32,22 +32,27 @@ final class ExactnessCheck {
     private ExactnessCheck() {}
 
     static void assertExact(long seed, Mode mode, Coverage coverage) {
+        assertExact(seed, mode, coverage, HARNESS);
+    }
+
+    /** The same check with another harness (e.g. tasks over the on-disk reservoir). */
+    static void assertExact(long seed, Mode mode, Coverage coverage, LocalStreamHarness harness) {
         StreamCase c = PaymentCaseGenerator.generate(seed, mode.settings);
-        ExactnessRunner.Result r = new ExactnessRunner(HARNESS, coverage).run(c);
+        ExactnessRunner.Result r = new ExactnessRunner(harness, coverage).run(c);
         if (!r.exact()) {
-            throw new AssertionError(report(c, r, "-Drailgun.exactness.seed=" + seed + " -Drailgun.exactness.mode=" + mode));
+            throw new AssertionError(report(c, r, "-Drailgun.exactness.seed=" + seed + " -Drailgun.exactness.mode=" + mode, harness));
         }
     }
 
     static void assertExact(StreamCase c, Coverage coverage) {
         ExactnessRunner.Result r = new ExactnessRunner(HARNESS, coverage).run(c);
         if (!r.exact()) {
-            throw new AssertionError(report(c, r, null));
+            throw new AssertionError(report(c, r, null, HARNESS));
         }
     }
 
-    static String report(StreamCase c, ExactnessRunner.Result r, String replay) {
-        ExactnessRunner quiet = new ExactnessRunner(HARNESS, null);
+    static String report(StreamCase c, ExactnessRunner.Result r, String replay, LocalStreamHarness harness) {
+        ExactnessRunner quiet = new ExactnessRunner(harness, null);
         CaseMinimizer.Minimized min = new CaseMinimizer(quiet, 400, 20_000).minimize(c, r);
         boolean freshFails = !quiet.run(min.minimal(), true).exact();
         StringBuilder sb = new StringBuilder();

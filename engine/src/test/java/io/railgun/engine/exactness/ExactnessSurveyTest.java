@@ -47,7 +47,7 @@ class ExactnessSurveyTest {
         byCategory.forEach((k, v) -> sb.append(String.format("  %-40s %5d failing cases, e.g. %s%n", k, v.size(), v.subList(0, Math.min(5, v.size())))));
         for (String category : example.keySet()) {
             sb.append("\n######## ").append(category).append('\n');
-            sb.append(ExactnessCheck.report(example.get(category), exampleResult.get(category), byCategory.get(category).get(0)));
+            sb.append(ExactnessCheck.report(example.get(category), exampleResult.get(category), byCategory.get(category).get(0), ExactnessCheck.HARNESS));
         }
         System.out.println(sb);
     }

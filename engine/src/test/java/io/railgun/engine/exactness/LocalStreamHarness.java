@@ -9,19 +9,31 @@ import io.railgun.engine.oracle.Rows;
 import io.railgun.engine.oracle.StreamCase;
 import io.railgun.engine.query.QueryException;
 import io.railgun.engine.schema.Schema;
+import io.railgun.engine.reservoir.ReservoirFactory;
 import io.railgun.engine.task.TaskOptions;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 
-/** Runs exactness cases against the in-process {@link LocalStream}. */
-final class LocalStreamHarness implements EngineUnderTest.Harness {
+/**
+ * Runs exactness cases against the in-process {@link LocalStream}, its tasks' reservoirs made by a
+ * factory (in memory by default; on disk in {@link ExactnessOverDiskReservoirTest}).
+ */
+class LocalStreamHarness implements EngineUnderTest.Harness {
+
+    /** The reservoir factory for one case; {@code close} runs when the case ends. */
+    protected ReservoirFactory reservoirs(StreamCase c) {
+        return ReservoirFactory.IN_MEMORY;
+    }
+
+    /** Releases what {@link #reservoirs} made for a case. */
+    protected void release(StreamCase c) {}
 
     @Override
     public EngineUnderTest open(StreamCase c, boolean freshRowBuffers) {
         TaskOptions options = new TaskOptions(InstantSource.fixed(Instant.ofEpochMilli(c.timeOrigin())), c.minDedupHorizonMs());
-        LocalStream stream = new LocalStream(c.definition(), options);
+        LocalStream stream = new LocalStream(c.definition(), options, reservoirs(c));
         Schema schema = c.definition().schema();
         EventRowWriter shared = new EventRowWriter();
         return new EngineUnderTest() {
@@ -48,6 +60,7 @@ final class LocalStreamHarness implements EngineUnderTest.Harness {
             @Override
             public void close() {
                 stream.close();
+                release(c);
             }
         };
     }
