@@ -13,6 +13,9 @@ import java.util.List;
  * @param partitions     partitions per partitioner topic
  * @param latenessMs     how far behind stream time an event is still inserted at its own timestamp
  * @param lateEvents     what happens to events later than that
+ * @param retentionMs    how much history (behind stream time) the reservoir keeps at least, for
+ *                       backfilling new metrics; 0 keeps only what the windows and the dedup
+ *                       horizon need (unbounded windows need no events: their state suffices)
  */
 public record StreamDefinition(
         String name,
@@ -22,7 +25,14 @@ public record StreamDefinition(
         List<String> partitioners,
         int partitions,
         long latenessMs,
-        LateEventPolicy lateEvents) {
+        LateEventPolicy lateEvents,
+        long retentionMs) {
+
+    /** A stream that keeps no history beyond what its windows and dedup horizon need. */
+    public StreamDefinition(String name, Schema schema, String eventIdField, String timestampField,
+            List<String> partitioners, int partitions, long latenessMs, LateEventPolicy lateEvents) {
+        this(name, schema, eventIdField, timestampField, partitioners, partitions, latenessMs, lateEvents, 0);
+    }
 
     public StreamDefinition {
         partitioners = List.copyOf(partitioners);
@@ -52,10 +62,14 @@ public record StreamDefinition(
         if (latenessMs < 0) {
             throw new IllegalArgumentException("lateness must not be negative");
         }
+        if (retentionMs < 0) {
+            throw new IllegalArgumentException("retention must not be negative");
+        }
     }
 
     /** The same stream with a new schema (after a compatible change). */
     public StreamDefinition withSchema(Schema newSchema) {
-        return new StreamDefinition(name, newSchema, eventIdField, timestampField, partitioners, partitions, latenessMs, lateEvents);
+        return new StreamDefinition(name, newSchema, eventIdField, timestampField, partitioners, partitions, latenessMs,
+                lateEvents, retentionMs);
     }
 }

@@ -32,6 +32,9 @@ import java.util.List;
  * stream time advances, moving every window edge. The reply carries every metric of the task for
  * the event's keys at the new stream time. Nothing on this path allocates in steady state.
  *
+ * <p>The reservoir keeps an event while any cursor still needs it: a window's tail, the dedup
+ * horizon, or the stream's retention ({@link StreamDefinition#retentionMs()}).
+ *
  * <p>Single-threaded: one processor unit's thread owns a task; no method may be called concurrently.
  */
 public final class TaskProcessor implements AutoCloseable {
@@ -49,6 +52,9 @@ public final class TaskProcessor implements AutoCloseable {
     private final ByteKeyIndex ids = new ByteKeyIndex(1024);
     private byte[] idScratch = new byte[64];
     private final ReservoirCursor dedupCursor;
+    // holds the stream's retention of history (for backfill); null when retention is 0
+    private final ReservoirCursor retentionCursor;
+    private final EventSink keep = (timestamp, seq, row) -> {};
     private final EventSink forgetId = this::forgetId;
     private long dedupHorizonMs;
 
@@ -71,6 +77,7 @@ public final class TaskProcessor implements AutoCloseable {
         this.stringId = id.type() == FieldType.STRING;
         this.timestampField = stream.timestampField() == null ? -1 : stream.schema().field(stream.timestampField()).index();
         this.dedupCursor = reservoir.openCursor(Long.MIN_VALUE);
+        this.retentionCursor = stream.retentionMs() > 0 ? reservoir.openCursor(Long.MIN_VALUE) : null;
         updateHorizon();
     }
 
@@ -131,6 +138,9 @@ public final class TaskProcessor implements AutoCloseable {
             reservoir.advanceWatermark(WindowBounds.minus(ts, stream.latenessMs()));
             plan.advance(ts);
             dedupCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, dedupHorizonMs), 1), forgetId);
+            if (retentionCursor != null) {
+                retentionCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, stream.retentionMs()), 1), keep);
+            }
             reservoir.trim();
         } else {
             plan.inserted(ts, seq, row);

@@ -67,6 +67,31 @@ class TaskProcessorTest {
     }
 
     @Test
+    void retentionKeepsHistoryBeyondWhatTheWindowsNeed() throws QueryException {
+        StreamDefinition s = new StreamDefinition("payments", SCHEMA, "id", "ts", List.of("card"), 1, 0,
+                LateEventPolicy.DROP, 10_000);
+        TaskProcessor task = new TaskProcessor(s, TaskOptions.defaults().withMinDedupHorizonMs(0));
+        add(task, s, "SELECT COUNT(*) AS n FROM payments GROUP BY card [RANGE UNBOUNDED]");
+        for (int i = 0; i < 50_000; i++) {
+            send(task, i, i, "c" + (i % 10), 1.0);
+        }
+        // an unbounded window needs no events; the 10-second retention keeps 10,000 of them
+        assertThat(task.reservoirSize()).isBetween(10_000L, 10_002L);
+    }
+
+    @Test
+    void unboundedWindowsKeepNoEvents() throws QueryException {
+        StreamDefinition s = stream("ts");
+        TaskProcessor task = new TaskProcessor(s, TaskOptions.defaults().withMinDedupHorizonMs(0));
+        add(task, s, "SELECT COUNT(*) AS n FROM payments GROUP BY card [RANGE UNBOUNDED]");
+        for (int i = 0; i < 10_000; i++) {
+            send(task, i, i, "c" + (i % 10), 1.0);
+        }
+        assertThat(task.reservoirSize()).isLessThanOrEqualTo(1L);
+        assertThat(send(task, 10_000, 10_000, "c0", 1.0).value(0)).isEqualTo(1_001L);
+    }
+
+    @Test
     void alignedWindowsShareCursorsAndRemovingMetricsReleasesThem() throws QueryException {
         StreamDefinition s = stream("ts");
         TaskProcessor task = new TaskProcessor(s, TaskOptions.defaults());
