@@ -31,7 +31,7 @@ import java.util.Map;
  * Not thread-safe.
  */
 public final class LocalStream implements AutoCloseable {
-    private final StreamDefinition definition;
+    private StreamDefinition definition;
     private final Map<String, TaskProcessor[]> tasksByPartitioner = new LinkedHashMap<>();
     private final Map<String, Field> partitionerFields = new LinkedHashMap<>();
     private final LinkedHashMap<String, MetricDefinition> metrics = new LinkedHashMap<>();
@@ -57,6 +57,24 @@ public final class LocalStream implements AutoCloseable {
 
     public StreamDefinition definition() {
         return definition;
+    }
+
+    /**
+     * Changes the stream's schema compatibly (nullable fields appended) on every task.
+     *
+     * @throws IllegalArgumentException when {@code newSchema} changes or removes an existing field
+     */
+    public void evolve(io.railgun.engine.schema.Schema newSchema) {
+        if (!definition.schema().isEvolvedInto(newSchema)) {
+            throw new IllegalArgumentException("incompatible schema change: existing fields must keep their names, types and"
+                    + " order; only new (nullable) fields may be added at the end");
+        }
+        definition = definition.withSchema(newSchema);
+        for (TaskProcessor[] tasks : tasksByPartitioner.values()) {
+            for (TaskProcessor t : tasks) {
+                t.updateStream(definition);
+            }
+        }
     }
 
     /** Parses, checks and adds a statement's metrics to every task of its partitioner; all or nothing. */

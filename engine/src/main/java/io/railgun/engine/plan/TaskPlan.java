@@ -35,7 +35,7 @@ import java.util.Map;
  * <p>Owned by the task's thread.
  */
 public final class TaskPlan {
-    private final Schema schema;
+    private Schema schema;
     private final EventReservoir reservoir;
     private final StateStore stateStore;
 
@@ -74,6 +74,14 @@ public final class TaskPlan {
         this.schema = schema;
         this.reservoir = reservoir;
         this.stateStore = stateStore;
+    }
+
+    /**
+     * Adopts a compatible schema change (nullable fields appended). Compiled expressions keep their
+     * field slots; rows written before the change read the new fields as null.
+     */
+    public void updateSchema(Schema newSchema) {
+        this.schema = newSchema;
     }
 
     /**

@@ -51,6 +51,24 @@ public final class Schema {
         return new Schema(id + 1, list);
     }
 
+    /**
+     * Whether {@code newer} is a compatible evolution of this schema: the same fields with the same
+     * types in the same order, then zero or more new fields (every field is nullable).
+     */
+    public boolean isEvolvedInto(Schema newer) {
+        if (newer.size() < size()) {
+            return false;
+        }
+        for (int i = 0; i < size(); i++) {
+            Field a = fields.get(i);
+            Field b = newer.field(i);
+            if (!a.name().equalsIgnoreCase(b.name()) || a.type() != b.type()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Schema version, starting at 1, incremented by each compatible change. */
     public int id() {
         return id;

@@ -99,6 +99,7 @@ public final class TaskProcessor implements AutoCloseable {
     /** Adopts a compatible schema change (fields appended); existing field slots are unchanged. */
     public void updateStream(StreamDefinition newDefinition) {
         this.stream = newDefinition;
+        plan.updateSchema(newDefinition.schema());
     }
 
     /**
