@@ -28,7 +28,11 @@ public final class EventBatch {
             generator.next(w);
             int len = w.length();
             if (p + len > bytes.length) {
-                bytes = Arrays.copyOf(bytes, bytes.length * 2);
+                long grown = Math.min(Integer.MAX_VALUE - 8L, bytes.length + (long) bytes.length / 2);
+                if (grown < p + len) {
+                    throw new IllegalStateException("more than 2 GiB of events: generate fewer");
+                }
+                bytes = Arrays.copyOf(bytes, (int) grown);
             }
             System.arraycopy(w.buffer(), 0, bytes, p, len);
             offsets[i] = p;

@@ -35,6 +35,10 @@ public final class PaymentGenerator {
             return new Options(seed, n, merchants, eventsPerSecond, startMs, outOfOrderFraction, outOfOrderBoundMs, duplicateFraction);
         }
 
+        public Options withSeed(long newSeed) {
+            return new Options(newSeed, cards, merchants, eventsPerSecond, startMs, outOfOrderFraction, outOfOrderBoundMs, duplicateFraction);
+        }
+
         public Options withRate(double evPerSec) {
             return new Options(seed, cards, merchants, evPerSec, startMs, outOfOrderFraction, outOfOrderBoundMs, duplicateFraction);
         }

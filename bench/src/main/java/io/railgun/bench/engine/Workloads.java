@@ -1,6 +1,8 @@
 package io.railgun.bench.engine;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The statements of each benchmark query of BENCHMARKS.md, over stream {@code payments}. */
@@ -25,4 +27,25 @@ final class Workloads {
                     "SELECT COUNT(*) AS online1h FROM payments WHERE online GROUP BY card [RANGE 1 HOUR]",
                     "SELECT COUNT(*) AS big24h FROM payments WHERE amount > 1000 GROUP BY card [RANGE 24 HOURS]",
                     "SELECT COUNT(*) AS cdelay FROM payments GROUP BY card [RANGE 1 HOUR DELAY 5 MINUTES]"));
+
+    /** P52a: P51 over a window of the given size, e.g. {@code "7 DAYS"}. */
+    static List<String> p52a(String window) {
+        return List.of("SELECT SUM(amount) AS s FROM payments GROUP BY card [RANGE " + window.toUpperCase(Locale.ROOT) + "]");
+    }
+
+    /**
+     * P52b: SUM, AVG and COUNT of amount by card over {@code windows} misaligned windows — window i
+     * is {@code [RANGE (300 + 7i) SECONDS DELAY i SECONDS]}, so no two share a head (delay) or a tail
+     * (size + delay = 300 + 8i s): 2 x windows reservoir cursors, all filled within 21 minutes of
+     * event time for 120 windows.
+     */
+    static List<String> p52b(int windows) {
+        List<String> statements = new ArrayList<>();
+        for (int i = 0; i < windows; i++) {
+            statements.add(String.format(Locale.ROOT,
+                    "SELECT SUM(amount) AS s%d, AVG(amount) AS a%d, COUNT(*) AS c%d FROM payments GROUP BY card [RANGE %d SECONDS DELAY %d SECONDS]",
+                    i, i, i, 300 + 7 * i, i));
+        }
+        return statements;
+    }
 }
