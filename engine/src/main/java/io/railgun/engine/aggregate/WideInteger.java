@@ -15,34 +15,19 @@ final class WideInteger {
      * negative v is exact too.
      */
     static void addSigned(long[] acc, int off, int len, long[] v, int vLen, boolean subtract) {
-        long ext = v[vLen - 1] >> 63;
-        long carry = 0;
-        for (int i = 0; i < len; i++) {
-            long x = i < vLen ? v[i] : ext;
-            long a = acc[off + i];
-            if (!subtract) {
-                long s = a + x;
-                long c1 = Long.compareUnsigned(s, a) < 0 ? 1 : 0;
-                long t = s + carry;
-                long c2 = Long.compareUnsigned(t, s) < 0 ? 1 : 0;
-                acc[off + i] = t;
-                carry = c1 + c2;
-            } else {
-                long d = a - x;
-                long b1 = Long.compareUnsigned(a, x) < 0 ? 1 : 0;
-                long t = d - carry;
-                long b2 = Long.compareUnsigned(d, carry) < 0 ? 1 : 0;
-                acc[off + i] = t;
-                carry = b1 + b2;
-            }
-        }
+        add(acc, off, len, v, vLen, v[vLen - 1] >> 63, subtract);
     }
 
     /** {@code acc[off..off+len) += v[0..vLen)} (or -=, when {@code subtract}), v unsigned, zero-extended. */
     static void addUnsigned(long[] acc, int off, int len, long[] v, int vLen, boolean subtract) {
+        add(acc, off, len, v, vLen, 0L, subtract);
+    }
+
+    /** Adds or subtracts {@code v}, extended with limbs equal to {@code extension}, with carry or borrow. */
+    private static void add(long[] acc, int off, int len, long[] v, int vLen, long extension, boolean subtract) {
         long carry = 0;
         for (int i = 0; i < len; i++) {
-            long x = i < vLen ? v[i] : 0;
+            long x = i < vLen ? v[i] : extension;
             long a = acc[off + i];
             if (!subtract) {
                 long s = a + x;

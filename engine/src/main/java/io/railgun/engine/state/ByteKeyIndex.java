@@ -62,18 +62,20 @@ public final class ByteKeyIndex {
 
     /** The slot of a key, or -1 when absent. */
     public int find(byte[] key, int offset, int length) {
-        int h = hash(key, offset, length);
+        long e = table[probe(hash(key, offset, length), key, offset, length)];
+        return e == 0 ? -1 : (int) e - 1;
+    }
+
+    /**
+     * The bucket holding a key, or the empty bucket ending its probe run (where it would go): one
+     * long read per probed bucket, the key bytes compared only when the stored hash matches.
+     */
+    private int probe(int h, byte[] key, int offset, int length) {
         int i = h & mask;
         while (true) {
             long e = table[i];
-            if (e == 0) {
-                return -1;
-            }
-            if ((int) (e >>> 32) == h) {
-                int slot = (int) e - 1;
-                if (equalsKey(slot, key, offset, length)) {
-                    return slot;
-                }
+            if (e == 0 || ((int) (e >>> 32) == h && equalsKey((int) e - 1, key, offset, length))) {
+                return i;
             }
             i = (i + 1) & mask;
         }
@@ -85,19 +87,9 @@ public final class ByteKeyIndex {
      */
     public int findOrInsert(byte[] key, int offset, int length) {
         int h = hash(key, offset, length);
-        int i = h & mask;
-        while (true) {
-            long e = table[i];
-            if (e == 0) {
-                break;
-            }
-            if ((int) (e >>> 32) == h) {
-                int slot = (int) e - 1;
-                if (equalsKey(slot, key, offset, length)) {
-                    return slot;
-                }
-            }
-            i = (i + 1) & mask;
+        int i = probe(h, key, offset, length);
+        if (table[i] != 0) {
+            return (int) table[i] - 1;
         }
         int slot = allocateSlot();
         storeKey(slot, key, offset, length);
@@ -110,22 +102,13 @@ public final class ByteKeyIndex {
 
     /** Removes a key; returns its former slot (now free) or -1 when absent. */
     public int remove(byte[] key, int offset, int length) {
-        int h = hash(key, offset, length);
-        int i = h & mask;
-        while (true) {
-            long e = table[i];
-            if (e == 0) {
-                return -1;
-            }
-            if ((int) (e >>> 32) == h) {
-                int slot = (int) e - 1;
-                if (equalsKey(slot, key, offset, length)) {
-                    removeAt(i, slot);
-                    return slot;
-                }
-            }
-            i = (i + 1) & mask;
+        int i = probe(hash(key, offset, length), key, offset, length);
+        if (table[i] == 0) {
+            return -1;
         }
+        int slot = (int) table[i] - 1;
+        removeAt(i, slot);
+        return slot;
     }
 
     /** Removes the key held by {@code slot}. */
