@@ -6,14 +6,6 @@ import java.util.Arrays;
 final class Columns {
     private Columns() {}
 
-    static long[] grow(long[] a, int slots) {
-        return a.length >= slots ? a : Arrays.copyOf(a, Math.max(slots, a.length * 2));
-    }
-
-    static double[] grow(double[] a, int slots) {
-        return a.length >= slots ? a : Arrays.copyOf(a, Math.max(slots, a.length * 2));
-    }
-
     static int[] grow(int[] a, int slots) {
         return a.length >= slots ? a : Arrays.copyOf(a, Math.max(slots, a.length * 2));
     }

@@ -1,11 +1,13 @@
 package io.railgun.engine.aggregate;
 
 /**
- * Layout of a key's state record, the fixed-width run of longs a group-by node keeps per key:
+ * Layout of a group-by node's segment of a key's state record (the record, shared by every node
+ * grouping by the same fields, is described in {@code plan.KeyTable}); aggregators address the
+ * segment from its start, the {@code base} they are given:
  *
  * <pre>
- *  index                     content
- *  0                         population: events of the key in the window that passed the filter
+ *  index in the segment      content
+ *  0                         population: events of the key in this window that passed the filter
  *  1 .. 1 + w(a1)            first aggregator's longs (its {@link Aggregator#width()})
  *  ...                       next aggregators', in the order they were added
  * </pre>
@@ -15,8 +17,6 @@ package io.railgun.engine.aggregate;
 public final class StateRecord {
     /** Index of the population counter in a record. */
     public static final int POPULATION = 0;
-    /** Index of the first aggregator long. */
-    public static final int FIRST_AGGREGATOR = 1;
 
     private StateRecord() {}
 }

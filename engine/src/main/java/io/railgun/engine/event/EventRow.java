@@ -97,11 +97,4 @@ public final class EventRow {
         }
         return new String(buffer, stringOffset(field), stringLength(field), StandardCharsets.UTF_8);
     }
-
-    /** A copy of this row's bytes. */
-    public byte[] copyBytes() {
-        byte[] copy = new byte[length()];
-        System.arraycopy(buffer, offset, copy, 0, copy.length);
-        return copy;
-    }
 }

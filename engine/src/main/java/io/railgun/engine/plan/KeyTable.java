@@ -178,11 +178,6 @@ final class KeyTable {
         }
     }
 
-    /** Keys held by at least one node. */
-    int size() {
-        return keys.size();
-    }
-
     static Set<Aggregator> newIdentitySet() {
         return java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     }

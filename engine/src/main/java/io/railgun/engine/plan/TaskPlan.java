@@ -289,10 +289,6 @@ public final class TaskPlan {
         return types;
     }
 
-    public boolean hasMetric(String name) {
-        return metrics.containsKey(name);
-    }
-
     /** Index of a metric in replies, or -1. */
     public int indexOf(String name) {
         for (int i = 0; i < names.length; i++) {

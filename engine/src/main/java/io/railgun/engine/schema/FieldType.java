@@ -31,14 +31,4 @@ public enum FieldType {
     public boolean isNumeric() {
         return this == LONG || this == TIMESTAMP || this == DOUBLE;
     }
-
-    /** Parses a stream-definition type name; null when unknown. */
-    public static FieldType fromJsonName(String name) {
-        for (FieldType t : values()) {
-            if (t.jsonName.equalsIgnoreCase(name)) {
-                return t;
-            }
-        }
-        return null;
-    }
 }

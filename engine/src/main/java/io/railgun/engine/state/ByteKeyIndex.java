@@ -55,11 +55,6 @@ public final class ByteKeyIndex {
         return keys.length;
     }
 
-    /** Highest slot number ever handed out, plus one. */
-    public int slotsUsed() {
-        return slotsUsed;
-    }
-
     /** The slot of a key, or -1 when absent. */
     public int find(byte[] key, int offset, int length) {
         long e = table[probe(hash(key, offset, length), key, offset, length)];
@@ -154,23 +149,8 @@ public final class ByteKeyIndex {
         return (int) keys[slot];
     }
 
-    /** The arena holding key bytes; valid until the next insert. */
-    public byte[] keyBuffer() {
-        return arena;
-    }
-
     public int keyOffset(int slot) {
         return (int) (keys[slot] >>> 32);
-    }
-
-    /** Removes every key. */
-    public void clear() {
-        Arrays.fill(table, 0);
-        size = 0;
-        freeCount = 0;
-        slotsUsed = 0;
-        arenaEnd = 0;
-        garbageBytes = 0;
     }
 
     /** A 32-bit hash of bytes (64-bit multiply-xorshift mixing over 8-byte words). */

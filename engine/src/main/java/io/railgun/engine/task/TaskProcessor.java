@@ -179,10 +179,6 @@ public final class TaskProcessor implements AutoCloseable {
         return dedupHorizonMs;
     }
 
-    public boolean hasMetric(String name) {
-        return plan.hasMetric(name);
-    }
-
     /** Metric names in reply order. */
     public String[] metricNames() {
         return plan.names();
