@@ -26,6 +26,8 @@ final class DiskCursor implements ReservoirCursor {
     long pinned = -1;
     private Chunk chunk;
     private long chunkStart;
+    /** Id of the chunk last looked up by position, or -1: the next lookup tries it and its successor first. */
+    private long lastId = -1;
 
     DiskCursor(DiskReservoir reservoir, long boundary) {
         this.reservoir = reservoir;
@@ -59,7 +61,7 @@ final class DiskCursor implements ReservoirCursor {
             }
             if (chunk == null || position >= chunkStart + chunk.count) {
                 chunk = null;
-                long id = index.idAt(position);
+                long id = idAt(index, position);
                 long start = index.startPos(id);
                 if (position == start && index.firstTimestamp(id) > newBoundary) {
                     return; // nothing to pass in it yet: do not load it
@@ -89,6 +91,24 @@ final class DiskCursor implements ReservoirCursor {
             position = chunkStart + n;
             chunk = null;
         }
+    }
+
+    /** Id of the closed chunk holding {@code pos}: usually the last one looked up or the next, else a binary search. */
+    private long idAt(ChunkIndex index, long pos) {
+        long id = lastId;
+        if (id >= 0 && index.contains(id) && index.startPos(id) <= pos) {
+            if (pos < index.endPos(id)) {
+                return id;
+            }
+            long next = id + 1;
+            if (index.contains(next) && pos < index.endPos(next)) {
+                lastId = next;
+                return next;
+            }
+        }
+        id = index.idAt(pos);
+        lastId = id;
+        return id;
     }
 
     private void readOpenRegion(long closedEnd, long old, long newBoundary, EventSink sink) {

@@ -6,8 +6,15 @@ import java.util.Arrays;
 
 /**
  * The events not yet closed into chunks, in (timestamp, arrival) order: parallel primitive columns
- * over one byte arena of rows, like the in-memory reservoir. Inserts land at their sorted position
- * (late events are near the end, so the shift is short). Indexes are relative to the first event.
+ * over rows held in fixed-size blocks. Inserts land at their sorted position (late events are near
+ * the end, so the shift is short). Indexes are relative to the first event.
+ *
+ * <p><b>Row blocks.</b> A row is appended to the current block ({@value #BLOCK_BYTES} bytes; a
+ * larger row gets a block of its own). Each block counts its rows; cutting a chunk decrements the
+ * counts, and a block whose count reaches zero goes back to a small free list for reuse. Rows are
+ * never moved, so the cost of releasing events is proportional to the events released, not to the
+ * rows still held (a copying compaction would copy every live row again and again when the region
+ * holds many events).
  *
  * <p>The <em>final prefix</em> is the leading events with a timestamp below the watermark: no
  * insert can land among them, so they are ready to be closed. It is tracked incrementally (count,
@@ -15,18 +22,31 @@ import java.util.Arrays;
  * step. Owned by the task's thread.
  */
 final class OpenRegion {
-    private static final int INITIAL_ARENA = 16 * 1024;
+    static final int BLOCK_BYTES = 64 * 1024;
+    /** Free blocks kept for reuse beyond which released blocks are dropped. */
+    private static final int MAX_FREE_BLOCKS = 64;
 
     private long[] timestamps = new long[256];
     private long[] seqs = new long[256];
     private int[] rowOffsets = new int[256];
     private int[] rowLengths = new int[256];
+    /** Block slot of each row. */
+    private int[] rowBlocks = new int[256];
     private int start;
     private int end;
 
-    private byte[] arena = new byte[INITIAL_ARENA];
-    private byte[] spare = new byte[0];
-    private int arenaEnd;
+    /** Block of each slot (null when the slot is free and its block was dropped). */
+    private byte[][] blocks = new byte[8][];
+    /** Rows held by each slot's block. */
+    private int[] blockRows = new int[8];
+    private int slotCount;
+    /** Free slots (each holding a reusable {@value #BLOCK_BYTES}-byte block or null). */
+    private int[] freeSlots = new int[8];
+    private int freeCount;
+    /** Slot rows are appended to, and the end of its used bytes. */
+    private int current = -1;
+    private int currentEnd;
+    private long blockBytes;
     private long liveBytes;
 
     private long watermark = Long.MIN_VALUE;
@@ -48,7 +68,8 @@ final class OpenRegion {
     }
 
     EventRow wrap(EventRow row, int i) {
-        return row.wrap(arena, rowOffsets[start + i]);
+        int p = start + i;
+        return row.wrap(blocks[rowBlocks[p]], rowOffsets[p]);
     }
 
     /** Row bytes held. */
@@ -57,7 +78,7 @@ final class OpenRegion {
     }
 
     long memoryBytes() {
-        return arena.length + spare.length + 24L * timestamps.length;
+        return blockBytes + 28L * timestamps.length + 12L * blocks.length;
     }
 
     /** First relative index whose timestamp is above {@code ts} (= size when none). */
@@ -81,10 +102,23 @@ final class OpenRegion {
             makeRoomForEntry();
         }
         int len = row.length();
-        if (arenaEnd + len > arena.length) {
-            makeRoomForBytes(len);
+        int slot;
+        int offset;
+        if (len > BLOCK_BYTES) {
+            slot = takeSlot(len);
+            offset = 0;
+        } else {
+            if (current < 0 || currentEnd + len > BLOCK_BYTES) {
+                // the old current block holds rows (an emptied one restarts at 0): freed with its last row
+                current = takeSlot(BLOCK_BYTES);
+                currentEnd = 0;
+            }
+            slot = current;
+            offset = currentEnd;
+            currentEnd += len;
         }
-        System.arraycopy(row.buffer(), row.offset(), arena, arenaEnd, len);
+        System.arraycopy(row.buffer(), row.offset(), blocks[slot], offset, len);
+        blockRows[slot]++;
         int i = end;
         while (i > start && timestamps[i - 1] > ts) {
             i--;
@@ -94,12 +128,13 @@ final class OpenRegion {
             System.arraycopy(seqs, i, seqs, i + 1, end - i);
             System.arraycopy(rowOffsets, i, rowOffsets, i + 1, end - i);
             System.arraycopy(rowLengths, i, rowLengths, i + 1, end - i);
+            System.arraycopy(rowBlocks, i, rowBlocks, i + 1, end - i);
         }
         timestamps[i] = ts;
         seqs[i] = seq;
-        rowOffsets[i] = arenaEnd;
+        rowOffsets[i] = offset;
         rowLengths[i] = len;
-        arenaEnd += len;
+        rowBlocks[i] = slot;
         liveBytes += len;
         end++;
     }
@@ -170,7 +205,7 @@ final class OpenRegion {
             int p = start + i;
             q = ChunkBody.putVarint(body, q, timestamps[p] - prevTs);
             q = ChunkBody.putVarint(body, q, ChunkBody.zigzag(seqs[p] - prevSeq));
-            System.arraycopy(arena, rowOffsets[p], body, q, rowLengths[p]);
+            System.arraycopy(blocks[rowBlocks[p]], rowOffsets[p], body, q, rowLengths[p]);
             offsets[i] = q;
             q += rowLengths[p];
             ts[i] = timestamps[p];
@@ -180,6 +215,12 @@ final class OpenRegion {
             prevSeq = seqs[p];
         }
         int schemaId = schemaId(0);
+        for (int i = 0; i < n; i++) {
+            int slot = rowBlocks[start + i];
+            if (--blockRows[slot] == 0) {
+                releaseSlot(slot);
+            }
+        }
         start += n;
         liveBytes -= rowBytes;
         finalCount -= n;
@@ -193,16 +234,20 @@ final class OpenRegion {
         if (start == end) {
             start = 0;
             end = 0;
-            arenaEnd = 0;
         }
         return new Chunk(chunkId, schemaId, n, ts, sq, offsets, body, maxSeq);
     }
 
     /** Drops every event (the open region is lost on close by design). */
     void clear() {
+        for (int i = start; i < end; i++) {
+            int slot = rowBlocks[i];
+            if (--blockRows[slot] == 0) {
+                releaseSlot(slot);
+            }
+        }
         start = 0;
         end = 0;
-        arenaEnd = 0;
         liveBytes = 0;
         finalCount = 0;
         finalBytes = 0;
@@ -219,7 +264,8 @@ final class OpenRegion {
     }
 
     private int schemaId(int i) {
-        return (int) SegmentDescriptor.INT.get(arena, rowOffsets[start + i] + EventRowDescriptor.SCHEMA_ID_OFFSET);
+        int p = start + i;
+        return (int) SegmentDescriptor.INT.get(blocks[rowBlocks[p]], rowOffsets[p] + EventRowDescriptor.SCHEMA_ID_OFFSET);
     }
 
     private void makeRoomForEntry() {
@@ -229,6 +275,7 @@ final class OpenRegion {
             System.arraycopy(seqs, start, seqs, 0, live);
             System.arraycopy(rowOffsets, start, rowOffsets, 0, live);
             System.arraycopy(rowLengths, start, rowLengths, 0, live);
+            System.arraycopy(rowBlocks, start, rowBlocks, 0, live);
             start = 0;
             end = live;
         } else {
@@ -237,31 +284,47 @@ final class OpenRegion {
             seqs = Arrays.copyOf(seqs, n);
             rowOffsets = Arrays.copyOf(rowOffsets, n);
             rowLengths = Arrays.copyOf(rowLengths, n);
+            rowBlocks = Arrays.copyOf(rowBlocks, n);
         }
     }
 
-    /**
-     * Copies the live rows, in order, into an arena sized for twice what is needed (so it shrinks
-     * again after a burst), reusing the spare one when it has that size.
-     */
-    private void makeRoomForBytes(int needed) {
-        long want = 2 * (liveBytes + needed);
-        int capacity = INITIAL_ARENA;
-        while (capacity < want && capacity < (1 << 30)) {
-            capacity <<= 1;
+    /** A slot with an empty block of at least {@code bytes} (a pooled one when it has the standard size). */
+    private int takeSlot(int bytes) {
+        int slot;
+        if (freeCount > 0) {
+            slot = freeSlots[--freeCount];
+        } else {
+            if (slotCount == blocks.length) {
+                blocks = Arrays.copyOf(blocks, slotCount * 2);
+                blockRows = Arrays.copyOf(blockRows, slotCount * 2);
+                freeSlots = Arrays.copyOf(freeSlots, slotCount * 2);
+            }
+            slot = slotCount++;
         }
-        if (capacity < liveBytes + needed) {
-            throw new IllegalStateException("open region over 1 GiB of rows");
+        byte[] b = blocks[slot];
+        if (b == null || b.length != bytes) {
+            if (b != null) {
+                blockBytes -= b.length;
+            }
+            b = new byte[bytes];
+            blocks[slot] = b;
+            blockBytes += bytes;
         }
-        byte[] target = spare.length == capacity ? spare : new byte[capacity];
-        int p = 0;
-        for (int i = start; i < end; i++) {
-            System.arraycopy(arena, rowOffsets[i], target, p, rowLengths[i]);
-            rowOffsets[i] = p;
-            p += rowLengths[i];
+        blockRows[slot] = 0;
+        return slot;
+    }
+
+    /** A block holds no row any more: reuse it from its start when it is the current one, else free it. */
+    private void releaseSlot(int slot) {
+        if (slot == current) {
+            currentEnd = 0;
+            return;
         }
-        spare = arena.length == capacity ? arena : new byte[0];
-        arena = target;
-        arenaEnd = p;
+        byte[] b = blocks[slot];
+        if (b.length != BLOCK_BYTES || freeCount >= MAX_FREE_BLOCKS) {
+            blockBytes -= b.length;
+            blocks[slot] = null;
+        }
+        freeSlots[freeCount++] = slot;
     }
 }
