@@ -1,6 +1,5 @@
 package io.railgun.engine.expr;
 
-import io.railgun.engine.event.EventRow;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -9,38 +8,21 @@ import java.util.Arrays;
  * unsigned bytes, and the operand's bytes are binary-searched in place (no copy, no allocation).
  * Three-valued like {@link LongInListEvaluator}.
  */
-final class StringInListEvaluator extends Evaluator {
-    private final Evaluator operand;
+final class StringInListEvaluator extends InListEvaluator {
     private final byte[][] sortedItems;
-    private final boolean listHasNull;
-    private final boolean negated;
 
     StringInListEvaluator(Evaluator operand, String[] items, boolean listHasNull, boolean negated) {
-        super(ValueType.BOOLEAN);
-        this.operand = operand;
+        super(operand, listHasNull, negated);
         this.sortedItems = new byte[items.length][];
         for (int i = 0; i < items.length; i++) {
             this.sortedItems[i] = items[i].getBytes(StandardCharsets.UTF_8);
         }
         Arrays.sort(this.sortedItems, Arrays::compareUnsigned);
-        this.listHasNull = listHasNull;
-        this.negated = negated;
     }
 
     @Override
-    public boolean eval(EventRow row) {
-        if (!operand.eval(row)) {
-            return false;
-        }
-        if (contains(operand.stringBuffer, operand.stringOffset, operand.stringOffset + operand.stringLength)) {
-            longValue = negated ? 0 : 1;
-            return true;
-        }
-        if (listHasNull) {
-            return false;
-        }
-        longValue = negated ? 1 : 0;
-        return true;
+    boolean contains() {
+        return contains(operand.stringBuffer, operand.stringOffset, operand.stringOffset + operand.stringLength);
     }
 
     private boolean contains(byte[] buffer, int from, int to) {
