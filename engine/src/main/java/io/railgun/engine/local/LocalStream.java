@@ -112,19 +112,19 @@ public final class LocalStream implements AutoCloseable {
     public StreamReply process(EventRow row) {
         boolean duplicate = false;
         boolean dropped = false;
+        // keyed in creation order first; each task's reply then fills in its own metrics
         Map<String, Object> values = new LinkedHashMap<>();
-        Map<String, Object> byName = new LinkedHashMap<>();
+        for (String name : metrics.keySet()) {
+            values.put(name, null);
+        }
         for (Map.Entry<String, TaskProcessor[]> e : tasksByPartitioner.entrySet()) {
             TaskProcessor[] tasks = e.getValue();
             Reply r = tasks[partitionOf(row, partitionerFields.get(e.getKey()), tasks.length)].process(row);
             duplicate |= r.status() == ReplyStatus.DUPLICATE;
             dropped |= r.status() == ReplyStatus.DROPPED_LATE;
             for (int i = 0; i < r.size(); i++) {
-                byName.put(r.name(i), r.value(i));
+                values.put(r.name(i), r.value(i));
             }
-        }
-        for (String name : metrics.keySet()) {
-            values.put(name, byName.get(name));
         }
         Field idField = definition.schema().field(definition.eventIdField());
         return new StreamReply(idText(row, idField), duplicate, dropped, values);
