@@ -1,10 +1,10 @@
 package io.railgun.engine.aggregate;
 
 /**
- * Converts LONG and DOUBLE values to exact integers in units of 2^-96, as 192-bit two's-complement
- * numbers in three limbs (low to high), so they can be summed without rounding. A long v is
+ * Converts LONG and DOUBLE values to exact integers in units of 2^-96, as 256-bit two's-complement
+ * numbers in four limbs (low to high), so they can be summed without rounding. A long v is
  * v * 2^96. A double is representable when its lowest set bit is at least 2^-96 and its magnitude
- * is below 2^94 (about 2e28): every long-valued double, every money amount, every value with a
+ * is below 2^126 (about 8.5e37): every long-valued double, every money amount, every value with a
  * full 53-bit mantissa from about 1e-13 up. Values outside that range (1e-30, 1e300) are not, and
  * aggregators take them on a fallback path.
  */
@@ -12,19 +12,20 @@ final class FixedPoint {
     /** The scale of fixed-point values: value = integer * 2^-SCALE_BITS. */
     static final int SCALE_BITS = 96;
     /** Limbs of one fixed-point value. */
-    static final int LIMBS = 3;
-    private static final int MAX_BITS = 190;
+    static final int LIMBS = 4;
+    private static final int MAX_BITS = 222;
 
     private FixedPoint() {}
 
-    /** Writes v * 2^96 into {@code out[0..2]}. */
+    /** Writes v * 2^96 into {@code out[0..3]}. */
     static void ofLong(long v, long[] out) {
         out[0] = 0;
         out[1] = v << 32;
         out[2] = v >> 32;
+        out[3] = v >> 63;
     }
 
-    /** Writes x * 2^96 into {@code out[0..2]} and returns true, or returns false when not representable. */
+    /** Writes x * 2^96 into {@code out[0..3]} and returns true, or returns false when not representable. */
     static boolean ofDouble(double x, long[] out) {
         long bits = Double.doubleToRawLongBits(x);
         int exp = (int) ((bits >>> 52) & 0x7FF);
@@ -32,9 +33,7 @@ final class FixedPoint {
         if (exp == 0x7FF) {
             return false;
         }
-        out[0] = 0;
-        out[1] = 0;
-        out[2] = 0;
+        java.util.Arrays.fill(out, 0, LIMBS, 0L);
         if (mantissa == 0 && exp == 0) {
             return true;
         }

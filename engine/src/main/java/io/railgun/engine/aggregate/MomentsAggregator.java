@@ -9,27 +9,28 @@ import io.railgun.engine.task.Reply;
 /**
  * {@code SUM} of doubles, {@code AVG}, {@code VAR_POP/VAR_SAMP}, {@code STDDEV_POP/STDDEV_SAMP}, kept
  * exactly: each value is converted to an exact fixed-point integer ({@link FixedPoint}) and the
- * sums are fixed-width integers ({@link WideInteger}): S1 in 256 bits, S2 in 448 bits. Adding and
+ * sums are fixed-width integers ({@link WideInteger}): S1 in 320 bits, S2 in 512 bits. Adding and
  * removing never rounds, so nothing drifts however long the window lives, and results are rounded
  * once when read: SUM = S1, AVG = S1 / n, VAR_POP = (n S2 - S1^2) / n^2,
  * VAR_SAMP = (n S2 - S1^2) / (n (n - 1)) with the numerator exact. A window of equal values has
  * variance exactly 0.
  *
- * <p>Doubles that are not representable (bits below 2^-96, or magnitude from 2^94) go to fallback
+ * <p>Doubles that are not representable (bits below 2^-96, or magnitude from 2^126) go to fallback
  * double-double sums of their deviations from an anchor (the first such value while the key holds
- * any): equal values still give variance 0 and sums stay accurate to about 2^-100 of the largest
- * sum held, but are not exact; while a key holds both kinds, the two parts are combined in doubles.
+ * any): equal values still give variance 0, but results are not exact. While a key holds both
+ * kinds, the exact part's moments (exact, then rounded) and the fallback part's are combined with
+ * the parallel-variance formula, so the exact values lose nothing to the fallback's anchor.
  *
- * <p>Record: [n, nFallback, S1 (4 limbs)] then, for the variances, [S2 (7 limbs)], then the
+ * <p>Record: [n, nFallback, S1 (5 limbs)] then, for the variances, [S2 (8 limbs)], then the
  * fallback [S1 hi, S1 lo] and, for the variances, [S2 hi, S2 lo], then the fallback anchor.
  */
 public final class MomentsAggregator extends Aggregator {
     private static final int N = 0;
     private static final int N_FALLBACK = 1;
     private static final int S1 = 2;
-    private static final int S1_LIMBS = 4;
+    private static final int S1_LIMBS = 5;
     private static final int S2 = S1 + S1_LIMBS;
-    private static final int S2_LIMBS = 7;
+    private static final int S2_LIMBS = 8;
 
     private final AggregateFunction function;
     private final boolean squares;
@@ -190,37 +191,34 @@ public final class MomentsAggregator extends Aggregator {
 
     /** M2 = S2 - S1^2 / n: exact (then rounded once) when every value of the key is representable. */
     private double centredSecondMoment(long[] record, int at, long n) {
-        if (record[at + N_FALLBACK] == 0) {
-            // n * M2 = n * S2 - S1^2, in units of 2^-128
-            WideInteger.magnitude(record, at + S1, S1_LIMBS, magnitude);
-            WideInteger.multiply(magnitude, 0, S1_LIMBS, magnitude, 0, S1_LIMBS, square);
-            count[0] = n;
-            WideInteger.multiply(record, at + S2, S2_LIMBS, count, 0, 1, scaled);
-            WideInteger.addUnsigned(scaled, 0, S2_LIMBS + 1, square, S2_LIMBS + 1, true);
-            double nM2 = Math.scalb(WideInteger.toDouble(scaled, 0, S2_LIMBS + 1), -2 * FixedPoint.SCALE_BITS);
-            return nM2 / n;
-        }
         long nFallback = record[at + N_FALLBACK];
+        long nExact = n - nFallback;
+        if (nFallback == 0) {
+            return exactSecondMoment(record, at, n);
+        }
         double f1Hi = DoubleDouble.hi(record, at + fallbackS1);
         double f1Lo = DoubleDouble.lo(record, at + fallbackS1);
-        double f2Hi = DoubleDouble.hi(record, at + fallbackS2);
-        double f2Lo = DoubleDouble.lo(record, at + fallbackS2);
-        if (nFallback == n) {
-            // only fallback values: the moment of their deviations is the moment of the values
-            return DoubleDouble.centredSecondMoment(f1Hi, f1Lo, f2Hi, f2Lo, n);
+        double fallbackM2 = DoubleDouble.centredSecondMoment(f1Hi, f1Lo, DoubleDouble.hi(record, at + fallbackS2),
+                DoubleDouble.lo(record, at + fallbackS2), nFallback);
+        if (nExact == 0) {
+            return fallbackM2; // the moment of the deviations from the anchor is the moment of the values
         }
-        // mixed: move the exact part onto the anchor too, rounded (not exact)
-        double c = Double.longBitsToDouble(record[at + fallbackAnchor]);
-        long nExact = n - nFallback;
-        double e1 = exactSum(record, at);
-        double e2 = Math.scalb(WideInteger.toDouble(record, at + S2, S2_LIMBS), -2 * FixedPoint.SCALE_BITS);
-        // sum over exact values of (x - c) and (x - c)^2
-        double d1 = e1 - nExact * c;
-        double d2 = e2 - 2 * c * e1 + nExact * c * c;
-        double s1Hi = f1Hi + d1;
-        double s1Lo = f1Lo;
-        double s2Hi = f2Hi + d2;
-        double s2Lo = f2Lo;
-        return DoubleDouble.centredSecondMoment(s1Hi, s1Lo, s2Hi, s2Lo, n);
+        // both kinds: parallel-variance combination (Chan et al.) of the two parts' moments
+        double exactMean = exactSum(record, at) / nExact;
+        double fallbackMean = Double.longBitsToDouble(record[at + fallbackAnchor]) + (f1Hi + f1Lo) / nFallback;
+        double delta = exactMean - fallbackMean;
+        return exactSecondMoment(record, at, nExact) + fallbackM2 + delta * delta * ((double) nExact * nFallback / n);
+    }
+
+    /** M2 of the exactly summed values: (count * S2 - S1^2) / count, exact until the final rounding. */
+    private double exactSecondMoment(long[] record, int at, long count) {
+        // count * M2 = count * S2 - S1^2, in units of 2^-192
+        WideInteger.magnitude(record, at + S1, S1_LIMBS, magnitude);
+        WideInteger.multiply(magnitude, 0, S1_LIMBS, magnitude, 0, S1_LIMBS, square);
+        this.count[0] = count;
+        WideInteger.multiply(record, at + S2, S2_LIMBS, this.count, 0, 1, scaled);
+        WideInteger.addUnsigned(scaled, 0, S2_LIMBS + 1, square, S2_LIMBS + 1, true);
+        double scaledM2 = Math.scalb(WideInteger.toDouble(scaled, 0, S2_LIMBS + 1), -2 * FixedPoint.SCALE_BITS);
+        return scaledM2 / count;
     }
 }
