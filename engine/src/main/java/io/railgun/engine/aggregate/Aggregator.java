@@ -3,6 +3,8 @@ package io.railgun.engine.aggregate;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.expr.Evaluator;
 import io.railgun.engine.expr.ValueType;
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
 import io.railgun.engine.task.Reply;
 
 /**
@@ -58,6 +60,20 @@ public abstract class Aggregator {
      * record to empty (the record itself is zeroed by the group-by node).
      */
     public void reset(int slot) {}
+
+    /**
+     * Appends what this aggregator keeps outside the record for the key at {@code slot} (deques,
+     * multisets, strings) to {@code out}, when the key leaves the hot tier or is checkpointed. The
+     * record's longs are saved by the key table. Aggregators with nothing outside the record write
+     * nothing.
+     */
+    public void saveExternal(int slot, StateWriter out) {}
+
+    /**
+     * Restores into {@code slot} (reset, or never used) what {@link #saveExternal} wrote; {@code in}
+     * is positioned at it and must be left after it.
+     */
+    public void loadExternal(int slot, StateReader in) {}
 
     /** Writes the current value for the key at {@code slot}; slot -1 means the window holds none of its events. */
     public abstract void write(long[] record, int base, int slot, Reply reply, int index);
