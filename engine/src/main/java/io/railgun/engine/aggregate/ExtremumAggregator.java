@@ -3,11 +3,14 @@ package io.railgun.engine.aggregate;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.expr.Evaluator;
 import io.railgun.engine.expr.ValueType;
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
 import io.railgun.engine.task.Reply;
 
 /**
  * {@code MIN} and {@code MAX} of LONG, DOUBLE or BOOLEAN values: one {@link ExtremumDeque} (a long
  * array) per key, kept (cleared, not freed) when the key's slot is reset so slots reuse them.
+ * External state: the key's deque, saved as {@link ExtremumDeque#save} describes.
  */
 public final class ExtremumAggregator extends Aggregator {
     private final int sign;
@@ -58,6 +61,16 @@ public final class ExtremumAggregator extends Aggregator {
         if (deques[slot] != null) {
             ExtremumDeque.clear(deques[slot]);
         }
+    }
+
+    @Override
+    public void saveExternal(int slot, StateWriter out) {
+        ExtremumDeque.save(deques[slot], out);
+    }
+
+    @Override
+    public void loadExternal(int slot, StateReader in) {
+        deques[slot] = ExtremumDeque.load(deques[slot], in);
     }
 
     @Override

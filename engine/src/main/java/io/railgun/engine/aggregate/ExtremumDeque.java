@@ -1,5 +1,8 @@
 package io.railgun.engine.aggregate;
 
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
+
 /**
  * The monotonic deque of one key for MIN or MAX over a window whose events leave in
  * (timestamp, seq) order but may arrive out of order. It keeps only the events that can still become
@@ -19,16 +22,27 @@ package io.railgun.engine.aggregate;
  *                 timestamp, seq, value
  * </pre>
  * Static methods; arrays are reused after {@link #clear} (no allocation in steady state).
+ *
+ * <p>Saved form ({@link #save}, {@link #load}), little-endian: {@code int n}, then the n live entries
+ * from front to back, each {@code long timestamp, long seq, long value}. A missing deque saves as
+ * n = 0; {@link #load} rebuilds the entries compactly from ring index 0.
  */
 final class ExtremumDeque {
     private static final int HEAD = 0;
     private static final int SIZE = 1;
     private static final int ENTRIES = 2;
+    private static final int MIN_CAPACITY = 4;
+    /** The largest saved entry count whose bytes (24 per entry) fit an int. */
+    private static final int MAX_SAVED = Integer.MAX_VALUE / 24;
 
     private ExtremumDeque() {}
 
     static long[] create() {
-        return new long[ENTRIES + 3 * 4];
+        return new long[ENTRIES + 3 * MIN_CAPACITY];
+    }
+
+    static int size(long[] d) {
+        return (int) d[SIZE];
     }
 
     static boolean isEmpty(long[] d) {
@@ -119,5 +133,39 @@ final class ExtremumDeque {
         n[HEAD] = 0;
         n[SIZE] = size;
         return n;
+    }
+
+    /** Appends the live entries of {@code d} (null: none) to {@code out}, front first. */
+    static void save(long[] d, StateWriter out) {
+        int size = d == null ? 0 : (int) d[SIZE];
+        out.putInt(size);
+        for (int k = 0; k < size; k++) {
+            out.putLongs(d, at(d, k), 3);
+        }
+    }
+
+    /**
+     * Reads what {@link #save} wrote into {@code d} (null, or reused when large enough, whatever it
+     * held); returns the deque, which is {@code d} unless a larger array was needed.
+     */
+    static long[] load(long[] d, StateReader in) {
+        int n = in.getInt();
+        if (n < 0 || n > MAX_SAVED) {
+            throw new IllegalStateException("corrupt state value: MIN/MAX deque of " + n + " entries");
+        }
+        if (n == 0) {
+            if (d != null) {
+                clear(d);
+            }
+            return d;
+        }
+        if (d == null || (d.length - ENTRIES) / 3 < n) {
+            int capacity = Math.max(MIN_CAPACITY, Integer.highestOneBit(n - 1) << 1);
+            d = new long[ENTRIES + 3 * capacity];
+        }
+        in.getLongs(d, ENTRIES, 3 * n);
+        d[HEAD] = 0;
+        d[SIZE] = n;
+        return d;
     }
 }

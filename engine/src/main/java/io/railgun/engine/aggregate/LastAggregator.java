@@ -3,6 +3,8 @@ package io.railgun.engine.aggregate;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.expr.Evaluator;
 import io.railgun.engine.expr.ValueType;
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
 import io.railgun.engine.task.Reply;
 
 /**
@@ -12,6 +14,11 @@ import io.railgun.engine.task.Reply;
  * (timestamp, seq) order), so the window then has no non-null value.
  * Record: [present flag, timestamp, seq, value] (value encoded by {@link SortableValue}); strings
  * are copied into a per-slot buffer that is reused.
+ *
+ * <p>External state (STRING arguments only), saved per key, little-endian: {@code int length}, then
+ * that many bytes of the slot's string; length -1 when the slot never held a string. The string is
+ * meaningful only while the record's present flag is set; it is emptied when the kept entry expires
+ * or the slot is reset, so an absent value saves as length 0 or -1.
  */
 public final class LastAggregator extends Aggregator {
     private static final int PRESENT = 0;
@@ -78,7 +85,50 @@ public final class LastAggregator extends Aggregator {
         int at = base + offset;
         if (record[at + PRESENT] != 0 && record[at + SEQ] == seq && record[at + TS] == timestamp) {
             record[at + PRESENT] = 0;
+            if (string) {
+                stringLengths[slot] = 0; // nothing left to save for this key
+            }
         }
+    }
+
+    @Override
+    public void reset(int slot) {
+        if (string) {
+            stringLengths[slot] = 0; // the buffer stays for the slot's next key
+        }
+    }
+
+    @Override
+    public void saveExternal(int slot, StateWriter out) {
+        if (!string) {
+            return;
+        }
+        byte[] buf = strings[slot];
+        if (buf == null) {
+            out.putInt(-1);
+        } else {
+            out.putBytes(buf, 0, stringLengths[slot]);
+        }
+    }
+
+    @Override
+    public void loadExternal(int slot, StateReader in) {
+        if (!string) {
+            return;
+        }
+        int len = in.getInt();
+        if (len == -1) {
+            stringLengths[slot] = 0;
+            return;
+        }
+        in.skip(len); // rejects other negative lengths and lengths past the end
+        byte[] buf = strings[slot];
+        if (buf == null || buf.length < len) {
+            buf = new byte[Math.max(16, len)];
+            strings[slot] = buf;
+        }
+        System.arraycopy(in.buffer(), in.position() - len, buf, 0, len);
+        stringLengths[slot] = len;
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.railgun.engine.aggregate;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.expr.Evaluator;
 import io.railgun.engine.expr.ValueType;
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
 import io.railgun.engine.task.Reply;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -11,6 +13,9 @@ import java.util.Arrays;
  * {@code MIN} and {@code MAX} of STRING values (UTF-8 byte order = code point order), with the same
  * monotonic-deque algorithm as {@link ExtremumDeque}. Each kept entry holds a copy of its string,
  * so this aggregator allocates for the values it keeps (numeric MIN/MAX do not).
+ *
+ * <p>External state, saved per key, little-endian: {@code int n}, then the n entries of the key's
+ * deque from front to back, each {@code long timestamp, long seq, int length, length bytes} (UTF-8).
  */
 public final class StringExtremumAggregator extends Aggregator {
     private final int sign;
@@ -95,6 +100,41 @@ public final class StringExtremumAggregator extends Aggregator {
     public void reset(int slot) {
         if (deques[slot] != null) {
             deques[slot].clear();
+        }
+    }
+
+    @Override
+    public void saveExternal(int slot, StateWriter out) {
+        ArrayDeque<Entry> d = deques[slot];
+        if (d == null) {
+            out.putInt(0);
+            return;
+        }
+        out.putInt(d.size());
+        for (Entry e : d) {
+            out.putLong(e.ts).putLong(e.seq).putBytes(e.value, 0, e.value.length);
+        }
+    }
+
+    @Override
+    public void loadExternal(int slot, StateReader in) {
+        int n = in.getInt();
+        if (n < 0) {
+            throw new IllegalStateException("corrupt state value: string MIN/MAX deque of " + n + " entries");
+        }
+        ArrayDeque<Entry> d = deques[slot];
+        if (d != null) {
+            d.clear();
+        } else if (n > 0) {
+            d = new ArrayDeque<>();
+            deques[slot] = d;
+        }
+        for (int i = 0; i < n; i++) {
+            long ts = in.getLong();
+            long seq = in.getLong();
+            int len = in.getBytesLength();
+            int from = in.position() - len;
+            d.addLast(new Entry(ts, seq, Arrays.copyOfRange(in.buffer(), from, from + len)));
         }
     }
 
