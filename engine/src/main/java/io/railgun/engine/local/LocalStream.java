@@ -41,14 +41,25 @@ public final class LocalStream implements AutoCloseable {
         this(definition, options, ReservoirFactory.IN_MEMORY);
     }
 
-    /** A stream whose tasks get their reservoirs from {@code reservoirs}. */
+    /** A stream whose tasks get their reservoirs from {@code reservoirs}, their state in memory. */
     public LocalStream(StreamDefinition definition, TaskOptions options, ReservoirFactory reservoirs) {
+        this(definition, (def, partitioner, partition) -> new TaskProcessor(def, options,
+                reservoirs.open(def.name(), partitioner, partition), new InMemoryStateStore()));
+    }
+
+    /** Opens (or restores, for durable tasks) the task of one (partitioner, partition) of a stream. */
+    @FunctionalInterface
+    public interface TaskFactory {
+        TaskProcessor open(StreamDefinition definition, String partitioner, int partition);
+    }
+
+    /** A stream whose tasks {@code factory} opens (durable ones restore their metrics themselves). */
+    public LocalStream(StreamDefinition definition, TaskFactory factory) {
         this.definition = definition;
         for (String p : definition.partitioners()) {
             TaskProcessor[] tasks = new TaskProcessor[definition.partitions()];
             for (int i = 0; i < tasks.length; i++) {
-                tasks[i] = new TaskProcessor(definition, options, reservoirs.open(definition.name(), p, i),
-                        new InMemoryStateStore());
+                tasks[i] = factory.open(definition, p, i);
             }
             tasksByPartitioner.put(p, tasks);
             partitionerFields.put(p, definition.schema().field(p));
@@ -138,6 +149,16 @@ public final class LocalStream implements AutoCloseable {
         }
         TaskProcessor[] tasks = tasksByPartitioner.get(d.partitioner());
         return tasks[partitionOf(keyRow, partitionerFields.get(d.partitioner()), tasks.length)].read(metric, keyRow);
+    }
+
+    /** The task of (partitioner, partition). */
+    public TaskProcessor task(String partitioner, int partition) {
+        return tasksByPartitioner.get(partitioner)[partition];
+    }
+
+    /** Puts a task in place of the one of (partitioner, partition), e.g. restored after a crash. */
+    public void replaceTask(String partitioner, int partition, TaskProcessor task) {
+        tasksByPartitioner.get(partitioner)[partition] = task;
     }
 
     /** The task of a partitioner that holds the metrics for {@code row}'s key. */

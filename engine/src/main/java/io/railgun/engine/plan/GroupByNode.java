@@ -18,7 +18,9 @@ import java.util.Set;
 final class GroupByNode {
     private final String name;
     private final KeyTable table;
+    private final long id;
     private final List<Aggregator> aggregators = new ArrayList<>();
+    private long[] aggregatorIds = new long[0];
     private Aggregator[] dispatch = new Aggregator[0];
     private Set<Aggregator> laidOut = KeyTable.newIdentitySet();
     private int segment = -1;
@@ -27,6 +29,25 @@ final class GroupByNode {
     GroupByNode(String name, KeyTable table) {
         this.name = name;
         this.table = table;
+        this.id = StableId.of(name);
+    }
+
+    /** Identity of this node in serialised state: a hash of its name, stable across restarts. */
+    long id() {
+        return id;
+    }
+
+    long aggregatorId(int index) {
+        return aggregatorIds[index];
+    }
+
+    Aggregator aggregatorById(long aggregatorId) {
+        for (int i = 0; i < aggregatorIds.length; i++) {
+            if (aggregatorIds[i] == aggregatorId) {
+                return aggregators.get(i);
+            }
+        }
+        return null;
     }
 
     String name() {
@@ -37,14 +58,22 @@ final class GroupByNode {
         return table;
     }
 
-    void add(Aggregator a) {
+    /** Adds an aggregator, named by its key in the plan (its identity in serialised state). */
+    void add(Aggregator a, String key) {
         aggregators.add(a);
+        aggregatorIds = Arrays.copyOf(aggregatorIds, aggregatorIds.length + 1);
+        aggregatorIds[aggregatorIds.length - 1] = StableId.of(key);
         table.relayout();
     }
 
     /** Removes an aggregator; true when the node has none left. */
     boolean remove(Aggregator a) {
-        aggregators.remove(a);
+        int i = aggregators.indexOf(a);
+        aggregators.remove(i);
+        long[] ids = new long[aggregatorIds.length - 1];
+        System.arraycopy(aggregatorIds, 0, ids, 0, i);
+        System.arraycopy(aggregatorIds, i + 1, ids, i, ids.length - i);
+        aggregatorIds = ids;
         table.relayout();
         return aggregators.isEmpty();
     }
@@ -122,7 +151,7 @@ final class GroupByNode {
     }
 
     void expire(long timestamp, long seq, EventRow row) {
-        int slot = table.find(row, seq);
+        int slot = table.findForUpdate(row, seq);
         if (slot < 0) {
             throw new IllegalStateException("expired an event whose key is not in the window (node " + name + ")");
         }

@@ -2,9 +2,15 @@ package io.railgun.engine.plan;
 
 import io.railgun.engine.aggregate.Aggregator;
 import io.railgun.engine.event.EventRow;
+import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.state.KeyedState;
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,10 +27,31 @@ import java.util.Set;
  *
  * So an event that enters five windows grouped by card looks its card up once (the lookup is
  * memoised by the event's seq) and updates one record. A key lives while any node holds one of its
- * events, then its slot is released and reused. Owned by the task's thread.
+ * events, then its slot is released and reused.
+ *
+ * <p><b>Hot tier.</b> With a durable store ({@link KeyedState#cold()} not null) at most
+ * {@link KeyedState#hotLimit()} keys are in memory. Inserting one more evicts a key chosen by a
+ * clock sweep (recently used keys get a second chance); a changed key is serialised and handed to
+ * the cold tier, an unchanged one (its cold copy is current) is just dropped. A key that is not hot
+ * is looked up in the cold tier and loaded back into a free slot. Serialised form of a key (only
+ * the nodes holding events of it; ids are 64-bit hashes of the plan's operator names, so state
+ * written before a restart or a metric change finds its node and aggregator again, and the state
+ * of deleted ones is skipped):
+ *
+ * <pre>
+ *  int    number of nodes
+ *  per node:       long node id, long population, int number of aggregators
+ *  per aggregator: long aggregator id, int width, width longs, int n, n bytes of external state
+ * </pre>
+ *
+ * {@link #saveDirty()} serialises every key changed since the last call, for a checkpoint. Owned
+ * by the task's thread.
  */
 final class KeyTable {
     private static final int HOLDERS = 0;
+    private static final byte DIRTY = 1; // changed since its cold copy was written
+    private static final byte DURABLE = 2; // the cold tier may hold a copy of it
+    private static final byte REFERENCED = 4; // used since the clock hand last passed
 
     private final String name;
     private final KeyEncoder encoder;
@@ -36,10 +63,23 @@ final class KeyTable {
     private long memoSeq = -1;
     private int memoSlot;
 
+    private final ColdKeys cold;
+    private final int hotLimit;
+    private byte[] flags = new byte[0];
+    private int clockHand;
+    private final Map<Long, GroupByNode> nodesById = new HashMap<>();
+    private final StateWriter out = new StateWriter();
+    private final StateReader in = new StateReader();
+    private byte[] keyScratch = new byte[64];
+    private long evictions;
+    private long loads;
+
     KeyTable(String name, KeyEncoder encoder, KeyedState keys) {
         this.name = name;
         this.encoder = encoder;
         this.keys = keys;
+        this.cold = keys.cold();
+        this.hotLimit = keys.hotLimit();
     }
 
     String name() {
@@ -65,17 +105,21 @@ final class KeyTable {
             slot = memoSlot;
         } else {
             int len = encoder.encode(row);
-            slot = keys.findOrInsert(encoder.buffer(), 0, len);
-            if (slot < 0) {
-                slot = -slot - 1;
-                if (slot >= slots) {
-                    grow(keys.capacity());
-                }
-            }
+            slot = lookup(encoder.buffer(), len, true);
             memoSeq = seq;
             memoSlot = slot;
         }
         records[slot * stride + HOLDERS]++;
+        flags[slot] |= DIRTY | REFERENCED;
+        return slot;
+    }
+
+    /** The slot of {@code row}'s key for an expiry (the key's state will change), or -1 when no node holds it. */
+    int findForUpdate(EventRow row, long seq) {
+        int slot = find(row, seq);
+        if (slot >= 0) {
+            flags[slot] |= DIRTY | REFERENCED;
+        }
         return slot;
     }
 
@@ -85,12 +129,182 @@ final class KeyTable {
             return memoSlot;
         }
         int len = encoder.encode(row);
-        int slot = keys.find(encoder.buffer(), 0, len);
+        int slot = lookup(encoder.buffer(), len, false);
         if (slot >= 0 && seq >= 0) {
             memoSeq = seq;
             memoSlot = slot;
         }
         return slot;
+    }
+
+    /** A key's slot: hot, or loaded from the cold tier, or (when {@code insert}) new; else -1. */
+    private int lookup(byte[] key, int len, boolean insert) {
+        int slot = keys.find(key, 0, len);
+        if (slot >= 0) {
+            return slot;
+        }
+        if (cold == null) {
+            return insert ? insertHot(key, len) : -1;
+        }
+        if (keys.size() >= hotLimit) {
+            evictOne(); // before loading: the loaded value is read from buffers an eviction may write to
+        }
+        if (!cold.load(key, 0, len, in)) {
+            return insert ? insertHot(key, len) : -1;
+        }
+        loads++;
+        slot = insertHot(key, len);
+        restore(slot, in);
+        flags[slot] = DURABLE;
+        if (records[slot * stride + HOLDERS] == 0 && !insert) {
+            release(slot); // only state of deleted metrics: the key is gone, and its copy too
+            return -1;
+        }
+        return slot;
+    }
+
+    private int insertHot(byte[] key, int len) {
+        if (cold != null && keys.size() >= hotLimit) {
+            evictOne();
+        }
+        int slot = -keys.findOrInsert(key, 0, len) - 1;
+        if (slot >= slots) {
+            grow(keys.capacity());
+        }
+        flags[slot] = 0;
+        return slot;
+    }
+
+    /** Moves one key out of memory: the clock hand's first key not used since it last came by. */
+    private void evictOne() {
+        int victim;
+        while (true) {
+            clockHand = clockHand + 1 >= slots ? 0 : clockHand + 1;
+            if (records[clockHand * stride + HOLDERS] == 0) {
+                continue; // a free slot
+            }
+            if ((flags[clockHand] & REFERENCED) != 0) {
+                flags[clockHand] &= ~REFERENCED;
+                continue;
+            }
+            victim = clockHand;
+            break;
+        }
+        evictions++;
+        if ((flags[victim] & DIRTY) != 0) {
+            saveToCold(victim);
+        }
+        keys.release(victim);
+        int base = victim * stride;
+        Arrays.fill(records, base, base + stride, 0L);
+        for (GroupByNode n : nodes) {
+            n.resetExternal(victim);
+        }
+        flags[victim] = 0;
+        if (memoSlot == victim) {
+            memoSeq = -1;
+        }
+    }
+
+    /** Serialises every changed key to the cold tier (a checkpoint is being taken); no-op without one. */
+    void saveDirty() {
+        if (cold == null) {
+            return;
+        }
+        for (int s = 0; s < slots; s++) {
+            if ((flags[s] & DIRTY) != 0 && records[s * stride + HOLDERS] > 0) {
+                saveToCold(s);
+            }
+        }
+    }
+
+    private void saveToCold(int slot) {
+        int base = slot * stride;
+        out.clear();
+        int countAt = out.reserveInt();
+        int count = 0;
+        for (GroupByNode n : nodes) {
+            long population = records[base + n.segment()];
+            if (population == 0) {
+                continue;
+            }
+            count++;
+            List<Aggregator> aggs = n.aggregators();
+            out.putLong(n.id()).putLong(population).putInt(aggs.size());
+            for (int k = 0; k < aggs.size(); k++) {
+                Aggregator a = aggs.get(k);
+                out.putLong(n.aggregatorId(k)).putInt(a.width()).putLongs(records, base + n.segment() + a.offset(), a.width());
+                int lengthAt = out.reserveInt();
+                a.saveExternal(slot, out);
+                out.patchInt(lengthAt, out.length() - lengthAt - 4);
+            }
+        }
+        out.patchInt(countAt, count);
+        int len = copyKey(slot);
+        cold.store(keyScratch, 0, len, out.buffer(), 0, out.length());
+        flags[slot] = (byte) ((flags[slot] & ~DIRTY) | DURABLE);
+    }
+
+    /** Fills a fresh slot from a serialised key; state of unknown nodes or aggregators is skipped. */
+    private void restore(int slot, StateReader from) {
+        int base = slot * stride;
+        long holders = 0;
+        int count = from.getInt();
+        for (int i = 0; i < count; i++) {
+            GroupByNode n = nodesById.get(from.getLong());
+            long population = from.getLong();
+            int aggCount = from.getInt();
+            if (n != null) {
+                records[base + n.segment()] = population;
+                holders += population;
+            }
+            for (int k = 0; k < aggCount; k++) {
+                Aggregator a = n == null ? null : n.aggregatorById(from.getLong());
+                if (n == null) {
+                    from.getLong();
+                }
+                int width = from.getInt();
+                if (a != null && a.width() == width) {
+                    from.getLongs(records, base + n.segment() + a.offset(), width);
+                } else {
+                    from.skip(8 * width);
+                }
+                int external = from.getInt();
+                if (a != null) {
+                    int end = from.position() + external;
+                    a.loadExternal(slot, from);
+                    if (from.position() != end) {
+                        throw new IllegalStateException("key table " + name + ": aggregator state of " + external
+                                + " bytes read as " + (from.position() - end + external));
+                    }
+                } else {
+                    from.skip(external);
+                }
+            }
+        }
+        records[base + HOLDERS] = holders;
+    }
+
+    private int copyKey(int slot) {
+        int len = keys.keyLength(slot);
+        if (keyScratch.length < len) {
+            keyScratch = new byte[Math.max(len, keyScratch.length * 2)];
+        }
+        return keys.copyKey(slot, keyScratch, 0);
+    }
+
+    /** Keys moved out of memory, and loaded back, since the table was created. */
+    long evictions() {
+        return evictions;
+    }
+
+    long loads() {
+        return loads;
+    }
+
+    /** Keys in memory. */
+    int hotKeys() {
+        return keys.size();
     }
 
     /** One holder of the key at {@code slot} let go; the key is released when none is left. */
@@ -101,6 +315,10 @@ final class KeyTable {
     }
 
     private void release(int slot) {
+        if ((flags[slot] & DURABLE) != 0) {
+            cold.delete(keyScratch, 0, copyKey(slot));
+        }
+        flags[slot] = 0;
         keys.release(slot);
         if (memoSlot == slot) {
             memoSeq = -1;
@@ -109,6 +327,7 @@ final class KeyTable {
 
     void attach(GroupByNode node) {
         nodes.add(node);
+        nodesById.put(node.id(), node);
         relayout();
     }
 
@@ -127,6 +346,7 @@ final class KeyTable {
             }
         }
         nodes.remove(node);
+        nodesById.remove(node.id());
         relayout();
     }
 
@@ -171,7 +391,8 @@ final class KeyTable {
 
     private void grow(int capacity) {
         int newSlots = Math.max(capacity, Math.max(16, slots * 2));
-        records = java.util.Arrays.copyOf(records, newSlots * stride);
+        records = Arrays.copyOf(records, newSlots * stride);
+        flags = Arrays.copyOf(flags, newSlots);
         slots = newSlots;
         for (GroupByNode n : nodes) {
             n.ensureCapacity(slots);

@@ -151,7 +151,7 @@ public final class TaskPlan {
             Evaluator arg = def.aggregate().argument() == null ? null : compile(st, false, def.aggregate().argument());
             agg = new Node<>(AggregatorFactory.create(def.aggregate().function(), arg), groupKey);
             aggregators.put(aggregatorKey, agg);
-            group.op.add(agg.op);
+            group.op.add(agg.op, aggregatorKey);
             group.users++;
         }
         agg.users++;
@@ -297,6 +297,40 @@ public final class TaskPlan {
             }
         }
         return -1;
+    }
+
+    /** Serialises every key changed since the last call to the cold tier of a durable store (a checkpoint). */
+    public void saveDirtyState() {
+        for (KeyTable t : tables.values()) {
+            t.saveDirty();
+        }
+    }
+
+    /** Keys in memory, over every key table. */
+    public long hotKeys() {
+        long n = 0;
+        for (KeyTable t : tables.values()) {
+            n += t.hotKeys();
+        }
+        return n;
+    }
+
+    /** Keys moved out of memory to a durable store's cold tier, over every key table. */
+    public long evictions() {
+        long n = 0;
+        for (KeyTable t : tables.values()) {
+            n += t.evictions();
+        }
+        return n;
+    }
+
+    /** Keys loaded back from the cold tier, over every key table. */
+    public long coldLoads() {
+        long n = 0;
+        for (KeyTable t : tables.values()) {
+            n += t.loads();
+        }
+        return n;
     }
 
     /** Number of reservoir cursors (distinct window edges). */

@@ -17,7 +17,8 @@ public final class InMemoryStateStore implements StateStore {
         states.remove(name);
     }
 
-    private record IndexKeyedState(ByteKeyIndex index) implements KeyedState {
+    /** A keyed state over a {@link ByteKeyIndex}, every key in memory. */
+    record IndexKeyedState(ByteKeyIndex index) implements KeyedState {
         @Override
         public int find(byte[] key, int offset, int length) {
             return index.find(key, offset, length);
@@ -41,6 +42,16 @@ public final class InMemoryStateStore implements StateStore {
         @Override
         public int size() {
             return index.size();
+        }
+
+        @Override
+        public int copyKey(int slot, byte[] dst, int dstOffset) {
+            return index.copyKey(slot, dst, dstOffset);
+        }
+
+        @Override
+        public int keyLength(int slot) {
+            return index.keyLength(slot);
         }
     }
 }

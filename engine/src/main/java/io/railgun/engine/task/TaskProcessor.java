@@ -2,11 +2,16 @@ package io.railgun.engine.task;
 
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.plan.MetricDefinition;
+import io.railgun.engine.plan.StatementBinder;
 import io.railgun.engine.plan.TaskPlan;
+import io.railgun.engine.query.QueryException;
+import io.railgun.engine.query.QueryParser;
 import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.EventSink;
 import io.railgun.engine.reservoir.InMemoryReservoir;
 import io.railgun.engine.reservoir.ReservoirCursor;
+import io.railgun.engine.reservoir.disk.DiskReservoir;
+import io.railgun.engine.reservoir.disk.ReservoirCheckpoint;
 import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.LateEventPolicy;
@@ -14,11 +19,16 @@ import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.engine.state.ByteKeyIndex;
 import io.railgun.engine.state.InMemoryStateStore;
 import io.railgun.engine.state.StateStore;
+import io.railgun.engine.state.durable.DurableStateStore;
+import io.railgun.engine.task.CheckpointRecord.StatementEntry;
 import io.railgun.engine.window.WindowBounds;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Computes all metrics of one task — one (stream partitioner, partition) — for every event it
@@ -34,6 +44,18 @@ import java.util.List;
  *
  * <p>The reservoir keeps an event while any cursor still needs it: a window's tail, the dedup
  * horizon, or the stream's retention ({@link StreamDefinition#retentionMs()}).
+ *
+ * <p><b>Durability</b> ({@link #open}): the reservoir on disk, the key states in a
+ * {@link DurableStateStore}. A checkpoint is taken every {@link TaskStorage#checkpointIntervalMs()}
+ * (or earlier when the state's write buffer is full), after an event: the changed hot keys are
+ * serialised, the reservoir's open region copied, and the input offset, seq, stream time and
+ * statements recorded; the I/O runs in the background and the whole is atomic (see
+ * {@link DurableStateStore}). {@link #open} restores the last complete checkpoint and
+ * {@link #resumeOffset()} says where the caller must replay its input from: the events after the
+ * checkpoint are in neither the restored state nor the restored reservoir, so replaying them counts
+ * each exactly once, and gives the same replies as the first time. Ids are remembered again from
+ * the reservoir's events within the dedup horizon. Adding or removing metrics takes a checkpoint
+ * at once (and waits for it), so a restored task has the metrics it had.
  *
  * <p>Single-threaded: one processor unit's thread owns a task; no method may be called concurrently.
  */
@@ -51,9 +73,9 @@ public final class TaskProcessor implements AutoCloseable {
 
     private final ByteKeyIndex ids = new ByteKeyIndex(1024);
     private byte[] idScratch = new byte[64];
-    private final ReservoirCursor dedupCursor;
+    private ReservoirCursor dedupCursor;
     // holds the stream's retention of history (for backfill); null when retention is 0
-    private final ReservoirCursor retentionCursor;
+    private ReservoirCursor retentionCursor;
     private final EventSink keep = (timestamp, seq, row) -> {};
     private final EventSink forgetId = this::forgetId;
     private long dedupHorizonMs;
@@ -61,6 +83,18 @@ public final class TaskProcessor implements AutoCloseable {
     private long streamTime = Long.MIN_VALUE;
     private boolean started;
     private long nextSeq;
+    private long nextOffset;
+
+    // durability (null / unused for an in-memory task)
+    private DurableStateStore durable;
+    private DiskReservoir disk;
+    private long checkpointIntervalMs;
+    private final List<StatementEntry> statements = new ArrayList<>();
+    private long lastCheckpointMs;
+    private int sinceClockCheck;
+    private boolean checkpointPending;
+    private long pendingTrimPosition;
+    private CompletableFuture<Void> lastCheckpoint = CompletableFuture.completedFuture(null);
 
     /** A task with an in-memory reservoir and state store. */
     public TaskProcessor(StreamDefinition stream, TaskOptions options) {
@@ -81,18 +115,115 @@ public final class TaskProcessor implements AutoCloseable {
         updateHorizon();
     }
 
+    /**
+     * Opens a durable task in {@code storage}'s directory, restoring its last complete checkpoint
+     * (reservoir, key states, stream time, statements); the caller then replays its input from
+     * {@link #resumeOffset()}. A directory without a checkpoint starts empty at offset 0.
+     *
+     * @throws IllegalStateException when a checkpointed statement no longer binds to {@code stream}
+     */
+    public static TaskProcessor open(StreamDefinition stream, TaskOptions options, TaskStorage storage) {
+        DurableStateStore state = DurableStateStore.open(storage.directory().resolve("state"), storage.state());
+        try {
+            byte[] bytes = state.checkpointRecord();
+            CheckpointRecord record = bytes == null ? null : CheckpointRecord.decode(bytes);
+            DiskReservoir reservoir = DiskReservoir.restore(storage.directory().resolve("reservoir"), storage.reservoir(),
+                    record == null ? null : record.reservoir());
+            TaskProcessor task = new TaskProcessor(stream, options, reservoir, state);
+            task.durable = state;
+            task.disk = reservoir;
+            task.checkpointIntervalMs = storage.checkpointIntervalMs();
+            task.lastCheckpointMs = System.currentTimeMillis();
+            if (record != null) {
+                task.restore(record);
+            }
+            return task;
+        } catch (RuntimeException e) {
+            state.close();
+            throw e;
+        }
+    }
+
+    private void restore(CheckpointRecord record) {
+        nextOffset = record.nextOffset();
+        nextSeq = record.nextSeq();
+        started = record.streamTime() != Long.MIN_VALUE;
+        streamTime = record.streamTime();
+        for (StatementEntry entry : record.statements()) {
+            List<MetricDefinition> defs;
+            try {
+                defs = StatementBinder.bind(stream, QueryParser.parse(entry.text()), new HashSet<>());
+            } catch (QueryException e) {
+                throw new IllegalStateException("checkpointed statement no longer binds to stream '" + stream.name()
+                        + "': " + e.getMessage(), e);
+            }
+            List<MetricDefinition> kept = new ArrayList<>();
+            for (MetricDefinition d : defs) {
+                if (entry.names().contains(d.name())) {
+                    kept.add(d);
+                }
+            }
+            plan.add(kept, entry.firstSeq(), streamTime);
+            statements.add(new StatementEntry(entry.text(), entry.firstSeq(), new ArrayList<>(entry.names())));
+        }
+        reply.layout(plan.names(), plan.types());
+        if (started) {
+            reservoir.advanceWatermark(WindowBounds.minus(streamTime, stream.latenessMs()));
+        }
+        dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
+        long dedupBoundary = started ? WindowBounds.minus(WindowBounds.minus(streamTime, dedupHorizonMs), 1) : Long.MIN_VALUE;
+        dedupCursor.close();
+        dedupCursor = reservoir.openCursor(dedupBoundary);
+        if (retentionCursor != null) {
+            retentionCursor.close();
+            retentionCursor = reservoir.openCursor(started
+                    ? WindowBounds.minus(WindowBounds.minus(streamTime, stream.retentionMs()), 1) : Long.MIN_VALUE);
+        }
+        // the ids to remember are those of the events the dedup cursor has not passed
+        ReservoirCursor scan = reservoir.openCursor(dedupBoundary);
+        scan.advanceTo(Long.MAX_VALUE, (ts, seq, row) -> {
+            int len = encodeId(row);
+            ids.findOrInsert(idScratch, 0, len);
+        });
+        scan.close();
+    }
+
+    /** The input offset to replay from after {@link #open}: the first event the checkpoint does not reflect. */
+    public long resumeOffset() {
+        return nextOffset;
+    }
+
     /** Adds the metrics of one bound statement (those routed to this task's partitioner). */
     public void addMetrics(List<MetricDefinition> metrics) {
         plan.add(metrics, nextSeq, started ? streamTime : Long.MIN_VALUE);
+        if (!metrics.isEmpty()) {
+            List<String> names = new ArrayList<>();
+            for (MetricDefinition m : metrics) {
+                names.add(m.name());
+            }
+            statements.add(new StatementEntry(metrics.getFirst().statement().text(), nextSeq, names));
+        }
         reply.layout(plan.names(), plan.types());
         updateHorizon();
+        if (durable != null) {
+            checkpoint().join();
+        }
     }
 
     /** Removes a metric and frees the state no other metric uses; false when absent. */
     public boolean removeMetric(String name) {
+        for (int i = 0; i < statements.size(); i++) {
+            if (statements.get(i).names().remove(name) && statements.get(i).names().isEmpty()) {
+                statements.remove(i);
+                break;
+            }
+        }
         boolean removed = plan.remove(name);
         reply.layout(plan.names(), plan.types());
         updateHorizon();
+        if (durable != null && removed) {
+            checkpoint().join();
+        }
         return removed;
     }
 
@@ -109,6 +240,24 @@ public final class TaskProcessor implements AutoCloseable {
      *                                  front-end rejects such events before they reach a task)
      */
     public Reply process(EventRow row) {
+        return process(row, nextOffset);
+    }
+
+    /**
+     * Processes the event at input offset {@code offset} (offsets grow by at least one per event;
+     * a checkpoint records where to resume) and, for a durable task, takes a checkpoint when one
+     * is due. The reply is reused: valid until the next call.
+     */
+    public Reply process(EventRow row, long offset) {
+        nextOffset = offset + 1;
+        Reply r = processEvent(row);
+        if (durable != null) {
+            maybeCheckpoint();
+        }
+        return r;
+    }
+
+    private Reply processEvent(EventRow row) {
         long ts;
         if (timestampField >= 0) {
             if (row.isNull(timestampField)) {
@@ -194,9 +343,96 @@ public final class TaskProcessor implements AutoCloseable {
         return plan.cursorCount();
     }
 
+    /**
+     * Takes a checkpoint now (a durable task; no-op otherwise) and returns a future completed when
+     * it is durable. Waits first for a checkpoint still being written.
+     */
+    public CompletableFuture<Void> checkpoint() {
+        if (durable == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (durable.checkpointRunning()) {
+            durable.awaitCheckpoint();
+        }
+        checkpointDone();
+        plan.saveDirtyState();
+        ReservoirCheckpoint rc = disk.checkpoint();
+        byte[] record = new CheckpointRecord(nextOffset, nextSeq, started ? streamTime : Long.MIN_VALUE, rc,
+                statements).encode();
+        pendingTrimPosition = rc.minPosition();
+        checkpointPending = true;
+        lastCheckpointMs = System.currentTimeMillis();
+        lastCheckpoint = durable.checkpoint(record, rc.durable());
+        return lastCheckpoint;
+    }
+
+    private void maybeCheckpoint() {
+        boolean running = durable.checkpointRunning();
+        if (!running) {
+            checkpointDone();
+        }
+        boolean due = durable.overBudget();
+        if (!due && ++sinceClockCheck >= 256) {
+            sinceClockCheck = 0;
+            due = System.currentTimeMillis() - lastCheckpointMs >= checkpointIntervalMs;
+        }
+        if (due && (!running || durable.mustWait())) {
+            checkpoint();
+        }
+    }
+
+    /** A checkpoint completed: files its cursors no longer need may go. */
+    private void checkpointDone() {
+        if (checkpointPending) {
+            checkpointPending = false;
+            disk.allowTrimBelow(pendingTrimPosition);
+        }
+    }
+
+    /** The durable state store of a durable task, or null (for stats). */
+    public DurableStateStore durableState() {
+        return durable;
+    }
+
+    /** Keys held in memory, and keys moved to and loaded from the cold tier (for stats). */
+    public long hotKeys() {
+        return plan.hotKeys();
+    }
+
+    public long evictions() {
+        return plan.evictions();
+    }
+
+    public long coldLoads() {
+        return plan.coldLoads();
+    }
+
+    /**
+     * Closes the task. A durable task takes a final checkpoint first, so a clean restart replays
+     * nothing; {@link #abandon()} closes without one (what a crash leaves, for tests).
+     */
     @Override
     public void close() {
-        reservoir.close();
+        if (durable != null) {
+            try {
+                checkpoint().join();
+            } finally {
+                abandon();
+            }
+        } else {
+            reservoir.close();
+        }
+    }
+
+    /** Closes without a final checkpoint: the next {@link #open} restores the last complete one. */
+    public void abandon() {
+        try {
+            reservoir.close();
+        } finally {
+            if (durable != null) {
+                durable.close();
+            }
+        }
     }
 
     private Reply replyWith(ReplyStatus status, long ts, long seq, EventRow row) {

@@ -3,6 +3,8 @@ package io.railgun.engine.reservoir.disk;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.ReservoirCursor;
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -92,6 +94,10 @@ public final class DiskReservoir implements EventReservoir {
     private long persistedTs = Long.MIN_VALUE;
     private long persistedSeq = -1;
     private long persistedMaxSeq = -1;
+    // the last event of the last closed chunk, for checkpoints
+    private PersistedPosition closedPosition = PersistedPosition.NONE;
+    // files holding events at or after this position are kept (a checkpoint's cursors may need them)
+    private long trimLimit = Long.MAX_VALUE;
     private boolean closed;
 
     private long chunkEntries;
@@ -101,14 +107,14 @@ public final class DiskReservoir implements EventReservoir {
     private long stalls;
 
     private DiskReservoir(Path directory, DiskReservoirOptions options, Executor writeExecutor, Executor readExecutor,
-                          List<ExecutorService> owned) throws IOException {
+                          List<ExecutorService> owned, PersistedPosition cutAfter) throws IOException {
         this.options = options;
         this.files = new SegmentFiles(directory);
         this.reader = new ChunkReader(files);
         this.readExecutor = readExecutor;
         this.ownedExecutors = owned;
         this.cache = new ChunkCache(options.cacheMaxChunks(), options.cacheMaxBytes());
-        SegmentRecovery.Result recovered = SegmentRecovery.recover(directory);
+        SegmentRecovery.Result recovered = SegmentRecovery.recover(directory, cutAfter);
         this.recoveryCuts = List.copyOf(recovered.cuts());
         for (SegmentRecovery.RecoveredChunk c : recovered.chunks()) {
             long id = index.append(closedCount, c.firstTs(), c.lastTs(), c.firstSeq(), c.count());
@@ -119,6 +125,7 @@ public final class DiskReservoir implements EventReservoir {
             persistedSeq = c.lastSeq();
             persistedMaxSeq = Math.max(persistedMaxSeq, c.maxSeq());
         }
+        closedPosition = persistedPosition();
         if (closedCount > 0) {
             // nothing can be inserted before the last persisted event any more
             watermark = persistedTs;
@@ -140,7 +147,34 @@ public final class DiskReservoir implements EventReservoir {
      */
     public static DiskReservoir open(Path directory, DiskReservoirOptions options, Executor writeExecutor,
                                      Executor readExecutor) {
-        return open(directory, options, writeExecutor, readExecutor, List.of());
+        return open(directory, options, writeExecutor, readExecutor, List.of(), null);
+    }
+
+    /**
+     * Opens the reservoir as a checkpoint left it: chunks after {@code checkpoint}'s closed
+     * position are cut, its open region is inserted again, and no file is trimmed until
+     * {@link #allowTrimBelow} says the cursors of a newer checkpoint no longer need it. Without a
+     * checkpoint ({@code null}) every chunk is cut: the task replays its input from the start.
+     * Runs its own writer and reader threads, stopped by {@link #close()}.
+     */
+    public static DiskReservoir restore(Path directory, DiskReservoirOptions options, ReservoirCheckpoint checkpoint) {
+        String name = directory.getFileName() == null ? "reservoir" : directory.getFileName().toString();
+        ExecutorService w = Executors.newSingleThreadExecutor(daemon("reservoir-writer-" + name));
+        ExecutorService r = Executors.newSingleThreadExecutor(daemon("reservoir-reader-" + name));
+        DiskReservoir reservoir;
+        try {
+            reservoir = open(directory, options, w, r, List.of(w, r),
+                    checkpoint == null ? PersistedPosition.NONE : checkpoint.closed());
+        } catch (RuntimeException e) {
+            w.shutdownNow();
+            r.shutdownNow();
+            throw e;
+        }
+        reservoir.trimLimit = 0;
+        if (checkpoint != null) {
+            reservoir.restoreOpenRegion(checkpoint);
+        }
+        return reservoir;
     }
 
     /**
@@ -152,7 +186,7 @@ public final class DiskReservoir implements EventReservoir {
         ExecutorService w = Executors.newSingleThreadExecutor(daemon("reservoir-writer-" + name));
         ExecutorService r = Executors.newSingleThreadExecutor(daemon("reservoir-reader-" + name));
         try {
-            return open(directory, options, w, r, List.of(w, r));
+            return open(directory, options, w, r, List.of(w, r), null);
         } catch (RuntimeException e) {
             w.shutdownNow();
             r.shutdownNow();
@@ -161,9 +195,9 @@ public final class DiskReservoir implements EventReservoir {
     }
 
     private static DiskReservoir open(Path directory, DiskReservoirOptions options, Executor writeExecutor,
-                                      Executor readExecutor, List<ExecutorService> owned) {
+                                      Executor readExecutor, List<ExecutorService> owned, PersistedPosition cutAfter) {
         try {
-            return new DiskReservoir(directory, options, writeExecutor, readExecutor, owned);
+            return new DiskReservoir(directory, options, writeExecutor, readExecutor, owned, cutAfter);
         } catch (IOException e) {
             throw new ReservoirIoException("cannot open the reservoir in " + directory + ": " + e.getMessage(), e);
         }
@@ -233,10 +267,7 @@ public final class DiskReservoir implements EventReservoir {
         checkOpen();
         drainWrites();
         drainArrivals();
-        long min = Long.MAX_VALUE;
-        for (int i = 0, n = cursors.size(); i < n; i++) {
-            min = Math.min(min, cursors.get(i).position);
-        }
+        long min = Math.min(trimLimit, minCursorPosition());
         boolean removed = false;
         while (segments.size() > 1 && index.endPos(segments.firstLastChunkId()) <= min) {
             index.removeThrough(segments.firstLastChunkId());
@@ -247,6 +278,14 @@ public final class DiskReservoir implements EventReservoir {
         if (removed) {
             cache.removeBelow(index.firstId());
         }
+    }
+
+    private long minCursorPosition() {
+        long min = Long.MAX_VALUE;
+        for (int i = 0, n = cursors.size(); i < n; i++) {
+            min = Math.min(min, cursors.get(i).position);
+        }
+        return min;
     }
 
     /** Events held: in the files still kept, waiting for their write, and in the open region. */
@@ -318,6 +357,47 @@ public final class DiskReservoir implements EventReservoir {
         }
         drainWrites();
         return persistedPosition();
+    }
+
+    /**
+     * Captures what a task checkpoint needs of the reservoir, without waiting for I/O: the position
+     * of the last closed chunk, a copy of the open region (events not closed into chunks yet: at
+     * most the lateness and one chunk's worth), the cursors' least position (files from there on
+     * must survive until the checkpoint is complete, see {@link #allowTrimBelow}), and a future
+     * completed once every chunk closed so far is written and synced.
+     */
+    public ReservoirCheckpoint checkpoint() {
+        checkOpen();
+        drainWrites();
+        StateWriter rows = new StateWriter();
+        EventRow row = new EventRow();
+        int n = open.size();
+        for (int i = 0; i < n; i++) {
+            open.wrap(row, i);
+            rows.putLong(open.timestamp(i)).putLong(open.seq(i)).putBytes(row.buffer(), row.offset(), row.length());
+        }
+        byte[] openRows = Arrays.copyOf(rows.buffer(), rows.length());
+        return new ReservoirCheckpoint(closedPosition, n, openRows, minCursorPosition(), writer.sync());
+    }
+
+    /**
+     * A checkpoint taken when the cursors' least position was {@code position} is complete: files
+     * wholly before it may now be trimmed. Until the first call after {@link #restore}, none is.
+     */
+    public void allowTrimBelow(long position) {
+        trimLimit = position;
+    }
+
+    private void restoreOpenRegion(ReservoirCheckpoint checkpoint) {
+        StateReader in = new StateReader().reset(checkpoint.openRows(), 0, checkpoint.openRows().length);
+        EventRow row = new EventRow();
+        for (int i = 0; i < checkpoint.openCount(); i++) {
+            long ts = in.getLong();
+            long seq = in.getLong();
+            int len = in.getBytesLength();
+            row.wrap(in.buffer(), in.position() - len);
+            open.insert(ts, seq, row);
+        }
     }
 
     /** The last event on disk (written, perhaps not yet synced: {@link #flush()} syncs). */
@@ -423,6 +503,7 @@ public final class DiskReservoir implements EventReservoir {
             Chunk c = open.cut(index.nextId(), n);
             index.append(closedCount, c.firstTimestamp(), c.lastTimestamp(), c.firstSeq(), c.count);
             closedCount += n;
+            closedPosition = new PersistedPosition(c.lastTimestamp(), c.lastSeq(), Math.max(closedPosition.maxSeq(), c.maxSeq));
             PendingChunk p = new PendingChunk(c);
             pending.push(p);
             writer.write(p);

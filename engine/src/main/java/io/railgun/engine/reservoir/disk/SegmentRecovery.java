@@ -60,7 +60,10 @@ final class SegmentRecovery {
      */
     record Result(List<RecoveredChunk> chunks, long lastSegmentId, long lastSegmentSize, List<String> cuts) {}
 
+    private static final String AFTER_CHECKPOINT = "written after the checkpoint being restored (replayed from the input)";
+
     private final Path directory;
+    private final PersistedPosition cutAfter;
     private final List<RecoveredChunk> chunks = new ArrayList<>();
     private final List<String> cuts = new ArrayList<>();
     private final CRC32C crc = new CRC32C();
@@ -68,8 +71,9 @@ final class SegmentRecovery {
     private long prevTs = Long.MIN_VALUE;
     private boolean truncated;
 
-    private SegmentRecovery(Path directory) {
+    private SegmentRecovery(Path directory, PersistedPosition cutAfter) {
         this.directory = directory;
+        this.cutAfter = cutAfter;
     }
 
     /**
@@ -79,8 +83,18 @@ final class SegmentRecovery {
      *                                  a valid chunk uses a codec, flag or header this build does not know
      */
     static Result recover(Path directory) throws IOException {
+        return recover(directory, null);
+    }
+
+    /**
+     * Scans, and also cuts every chunk after {@code cutAfter} (a checkpoint's position: the last
+     * event of a chunk closed when it was taken; {@link PersistedPosition#NONE} cuts everything).
+     * Chunks written after the checkpoint are dropped, so the files hold exactly what the
+     * checkpoint saw; the task replays the rest. Null cuts nothing.
+     */
+    static Result recover(Path directory, PersistedPosition cutAfter) throws IOException {
         Files.createDirectories(directory);
-        return new SegmentRecovery(directory).scan();
+        return new SegmentRecovery(directory, cutAfter).scan();
     }
 
     private Result scan() throws IOException {
@@ -205,6 +219,9 @@ final class SegmentRecovery {
         if (firstTs < prevTs) {
             return "chunk out of order (first event before the previous chunk's last)";
         }
+        if (cutAfter != null && !cutAfter.covers(lastTs, lastSeq)) {
+            return AFTER_CHECKPOINT;
+        }
         chunks.add(new RecoveredChunk(id, p, length, SegmentDescriptor.getInt(buffer, SCHEMA_ID_OFFSET), count,
                 firstTs, lastTs, firstSeq, lastSeq, SegmentDescriptor.getLong(buffer, MAX_SEQ_OFFSET)));
         prevTs = lastTs;
@@ -223,7 +240,9 @@ final class SegmentRecovery {
     private void cut(long id, long offset, long bytes, String reason) {
         String line = "segment " + id + ": cut " + bytes + " bytes at offset " + offset + ": " + reason;
         cuts.add(line);
-        LOG.log(Level.WARNING, "reservoir " + directory + ": " + line);
+        // cutting what a checkpoint does not cover is the normal restart path, not damage
+        LOG.log(reason.equals(AFTER_CHECKPOINT) || cutAfter != null && reason.startsWith("follows a cut") ? Level.DEBUG
+                : Level.WARNING, "reservoir " + directory + ": " + line);
     }
 
     private void readFully(FileChannel ch, long position, int length) throws IOException {

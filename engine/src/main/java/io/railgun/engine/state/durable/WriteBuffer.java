@@ -1,0 +1,147 @@
+package io.railgun.engine.state.durable;
+
+import io.railgun.engine.state.ByteKeyIndex;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The changes to the durable store since the last checkpoint, in memory: the newest value (or a
+ * deletion) of every key written, and the key prefixes of key tables dropped. RocksDB only ever
+ * receives a whole buffer, as one atomic batch with the checkpoint record, so the store always
+ * equals the last complete checkpoint. Values are appended to one arena (an overwritten value's
+ * bytes stay until the buffer is cleared), so writing allocates only when the arena grows.
+ * Written by the task's thread; once handed to the writer thread it is only read, by both.
+ */
+final class WriteBuffer {
+    static final int DELETED = -1;
+
+    private ByteKeyIndex keys = new ByteKeyIndex(1024);
+    private byte[] arena = new byte[1 << 16];
+    private int used;
+    private int[] valueOffsets = new int[1024];
+    private int[] valueLengths = new int[1024];
+    private int[] order = new int[1024];
+    private int count;
+    private long keyBytes;
+    private final List<byte[]> droppedPrefixes = new ArrayList<>();
+
+    /** Bytes held: values written (including overwritten ones) and keys. */
+    long bytes() {
+        return used + keyBytes + 16L * count;
+    }
+
+    boolean isEmpty() {
+        return count == 0 && droppedPrefixes.isEmpty();
+    }
+
+    int count() {
+        return count;
+    }
+
+    void put(byte[] key, int keyOffset, int keyLength, byte[] value, int offset, int length) {
+        int slot = entry(key, keyOffset, keyLength);
+        if (used + length > arena.length) {
+            arena = Arrays.copyOf(arena, Math.max(used + length, arena.length * 2));
+        }
+        System.arraycopy(value, offset, arena, used, length);
+        valueOffsets[slot] = used;
+        valueLengths[slot] = length;
+        used += length;
+    }
+
+    void delete(byte[] key, int keyOffset, int keyLength) {
+        int slot = entry(key, keyOffset, keyLength);
+        valueLengths[slot] = DELETED;
+    }
+
+    /** Forgets every key starting with {@code prefix} (a dropped key table): deleted from the store too. */
+    void dropPrefix(byte[] prefix) {
+        for (int i = 0; i < count; i++) {
+            int slot = order[i];
+            if (startsWith(slot, prefix)) {
+                valueLengths[slot] = DELETED;
+            }
+        }
+        droppedPrefixes.add(prefix.clone());
+    }
+
+    boolean dropped(byte[] key, int offset, int length) {
+        for (byte[] p : droppedPrefixes) {
+            if (length >= p.length && Arrays.equals(key, offset, offset + p.length, p, 0, p.length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The entry of a key, or -1 when this buffer has none. */
+    int find(byte[] key, int offset, int length) {
+        return keys.find(key, offset, length);
+    }
+
+    /** Length of an entry's value, or {@link #DELETED}. */
+    int valueLength(int slot) {
+        return valueLengths[slot];
+    }
+
+    int valueOffset(int slot) {
+        return valueOffsets[slot];
+    }
+
+    byte[] arena() {
+        return arena;
+    }
+
+    /** The {@code i}-th key written (for the batch): its slot. */
+    int slotAt(int i) {
+        return order[i];
+    }
+
+    ByteKeyIndex keys() {
+        return keys;
+    }
+
+    List<byte[]> droppedPrefixes() {
+        return droppedPrefixes;
+    }
+
+    void clear() {
+        if (count > 0) {
+            keys = new ByteKeyIndex(Math.max(1024, count));
+        }
+        used = 0;
+        count = 0;
+        keyBytes = 0;
+        droppedPrefixes.clear();
+    }
+
+    private int entry(byte[] key, int offset, int length) {
+        int r = keys.findOrInsert(key, offset, length);
+        if (r >= 0) {
+            return r;
+        }
+        int slot = -r - 1;
+        if (slot >= valueOffsets.length) {
+            int n = Math.max(slot + 1, valueOffsets.length * 2);
+            valueOffsets = Arrays.copyOf(valueOffsets, n);
+            valueLengths = Arrays.copyOf(valueLengths, n);
+        }
+        if (count == order.length) {
+            order = Arrays.copyOf(order, count * 2);
+        }
+        order[count++] = slot;
+        keyBytes += length;
+        return slot;
+    }
+
+    private boolean startsWith(int slot, byte[] prefix) {
+        int len = keys.keyLength(slot);
+        if (len < prefix.length) {
+            return false;
+        }
+        byte[] k = new byte[len];
+        keys.copyKey(slot, k, 0);
+        return Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length);
+    }
+}

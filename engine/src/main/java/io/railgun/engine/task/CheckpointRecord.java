@@ -1,0 +1,87 @@
+package io.railgun.engine.task;
+
+import io.railgun.engine.reservoir.disk.ReservoirCheckpoint;
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a task checkpoint records besides the keys' state, stored in the same atomic RocksDB batch:
+ * where to resume the input, the task's clocks, the reservoir's part, and the task's statements
+ * with the seq each started at (operators are named after it, so restored state finds them).
+ * Format: version 1, then the fields in order (little-endian, strings as UTF-8 byte strings).
+ *
+ * @param nextOffset the input offset of the first event not reflected in the checkpoint
+ * @param nextSeq    the seq the next counted event gets
+ * @param streamTime the stream time, or Long.MIN_VALUE before the first event
+ * @param reservoir  the reservoir's part
+ * @param statements the statements whose metrics the task computes, in the order they were added
+ */
+record CheckpointRecord(long nextOffset, long nextSeq, long streamTime, ReservoirCheckpoint reservoir,
+                        List<StatementEntry> statements) {
+    private static final int VERSION = 1;
+
+    /**
+     * A statement added to the task.
+     *
+     * @param text     its text, bound again against the stream on restore
+     * @param firstSeq the seq of the first event its metrics counted (-1: backfilled from history)
+     * @param names    its metrics still present on this task
+     */
+    record StatementEntry(String text, long firstSeq, List<String> names) {}
+
+    byte[] encode() {
+        StateWriter out = new StateWriter();
+        out.putInt(VERSION).putLong(nextOffset).putLong(nextSeq).putLong(streamTime);
+        reservoir.writeTo(out);
+        out.putInt(statements.size());
+        for (StatementEntry s : statements) {
+            putString(out, s.text());
+            out.putLong(s.firstSeq()).putInt(s.names().size());
+            for (String n : s.names()) {
+                putString(out, n);
+            }
+        }
+        byte[] bytes = new byte[out.length()];
+        System.arraycopy(out.buffer(), 0, bytes, 0, bytes.length);
+        return bytes;
+    }
+
+    static CheckpointRecord decode(byte[] bytes) {
+        StateReader in = new StateReader().reset(bytes, 0, bytes.length);
+        int version = in.getInt();
+        if (version != VERSION) {
+            throw new IllegalStateException("checkpoint record version " + version + " is not readable by this build (reads "
+                    + VERSION + ")");
+        }
+        long nextOffset = in.getLong();
+        long nextSeq = in.getLong();
+        long streamTime = in.getLong();
+        ReservoirCheckpoint reservoir = ReservoirCheckpoint.readFrom(in);
+        int n = in.getInt();
+        List<StatementEntry> statements = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String text = getString(in);
+            long firstSeq = in.getLong();
+            int names = in.getInt();
+            List<String> list = new ArrayList<>();
+            for (int k = 0; k < names; k++) {
+                list.add(getString(in));
+            }
+            statements.add(new StatementEntry(text, firstSeq, list));
+        }
+        return new CheckpointRecord(nextOffset, nextSeq, streamTime, reservoir, statements);
+    }
+
+    private static void putString(StateWriter out, String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        out.putBytes(b, 0, b.length);
+    }
+
+    private static String getString(StateReader in) {
+        int len = in.getBytesLength();
+        return new String(in.buffer(), in.position() - len, len, StandardCharsets.UTF_8);
+    }
+}
