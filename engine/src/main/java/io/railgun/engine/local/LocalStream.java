@@ -16,6 +16,7 @@ import io.railgun.engine.task.ReplyStatus;
 import io.railgun.engine.task.TaskOptions;
 import io.railgun.engine.task.TaskProcessor;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,10 +91,18 @@ public final class LocalStream implements AutoCloseable {
 
     /** Parses, checks and adds a statement's metrics to every task of its partitioner; all or nothing. */
     public List<String> addStatement(String sql) throws QueryException {
+        return addStatement(sql, false);
+    }
+
+    /**
+     * Adds a statement's metrics; with {@code backfill} they are first computed from the events the
+     * tasks hold (see {@link TaskProcessor#addMetrics(List, boolean)}).
+     */
+    public List<String> addStatement(String sql, boolean backfill) throws QueryException {
         Statement st = QueryParser.parse(sql);
         List<MetricDefinition> defs = StatementBinder.bind(definition, st, metrics.keySet());
         for (TaskProcessor t : tasksByPartitioner.get(defs.getFirst().partitioner())) {
-            t.addMetrics(defs);
+            t.addMetrics(defs, backfill);
         }
         List<String> names = new ArrayList<>();
         for (MetricDefinition d : defs) {
@@ -123,18 +132,21 @@ public final class LocalStream implements AutoCloseable {
     public StreamReply process(EventRow row) {
         boolean duplicate = false;
         boolean dropped = false;
-        // keyed in creation order first; each task's reply then fills in its own metrics
-        Map<String, Object> values = new LinkedHashMap<>();
-        for (String name : metrics.keySet()) {
-            values.put(name, null);
-        }
+        Map<String, Object> fromTasks = new HashMap<>();
         for (Map.Entry<String, TaskProcessor[]> e : tasksByPartitioner.entrySet()) {
             TaskProcessor[] tasks = e.getValue();
             Reply r = tasks[partitionOf(row, partitionerFields.get(e.getKey()), tasks.length)].process(row);
             duplicate |= r.status() == ReplyStatus.DUPLICATE;
             dropped |= r.status() == ReplyStatus.DROPPED_LATE;
             for (int i = 0; i < r.size(); i++) {
-                values.put(r.name(i), r.value(i));
+                fromTasks.put(r.name(i), r.value(i));
+            }
+        }
+        // in creation order; a metric still being backfilled is in no task's reply yet
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (String name : metrics.keySet()) {
+            if (fromTasks.containsKey(name)) {
+                values.put(name, fromTasks.get(name));
             }
         }
         Field idField = definition.schema().field(definition.eventIdField());

@@ -68,7 +68,37 @@ public final class TaskPlan {
         }
     }
 
-    private record Metric(MetricDefinition definition, String aggregatorKey, String groupKey) {}
+    private record Metric(MetricDefinition definition, String aggregatorKey, String groupKey, boolean backfilling) {
+        Metric live() {
+            return new Metric(definition, aggregatorKey, groupKey, false);
+        }
+    }
+
+    /**
+     * A window being filled from the reservoir's history, on private cursors behind the shared
+     * ones: its head walks from where the window's tail is towards the live head in steps, its tail
+     * follows (never ahead of the head). Its metrics are left out of replies until it has caught
+     * up; then it moves onto the shared cursors.
+     */
+    private static final class Backfill {
+        final String windowKey;
+        final WindowNode window;
+        final WindowCursor head;
+        final WindowCursor tail; // null for unbounded windows
+        final long from;
+        long sliceMs; // event time per step: a 16th of the history at first, then sized to take ~1 ms
+
+        Backfill(String windowKey, WindowNode window, WindowCursor head, WindowCursor tail) {
+            this.windowKey = windowKey;
+            this.window = window;
+            this.head = head;
+            this.tail = tail;
+            this.from = head.boundary();
+        }
+    }
+
+    private static final System.Logger LOG = System.getLogger(TaskPlan.class.getName());
+    private final List<Backfill> backfills = new ArrayList<>();
 
     public TaskPlan(Schema schema, EventReservoir reservoir, StateStore stateStore) {
         this.schema = schema;
@@ -91,29 +121,190 @@ public final class TaskPlan {
      * @param streamTime current stream time, or Long.MIN_VALUE before the first event
      */
     public void add(List<MetricDefinition> definitions, long firstSeq, long streamTime) {
+        checkNew(definitions);
+        for (MetricDefinition def : definitions) {
+            addMetric(def, String.valueOf(firstSeq), firstSeq, streamTime, false);
+        }
+        rebuildReplyLayout();
+    }
+
+    /**
+     * Adds metrics (all of one statement) computed first from the events the reservoir holds: their
+     * window counts every event, is filled by {@link #stepBackfill} and joins replies once it has
+     * caught up with the live edges.
+     *
+     * @param addedSeq      the seq at which they were added (names their operators)
+     * @param headBoundary  where the backfill's head is (restore), or Long.MIN_VALUE to start it at
+     *                      the window's tail at {@code streamTime}
+     * @param tailBoundary  where its tail is (restore; ignored when starting)
+     * @param done          the backfill had completed (restore): the window is on the shared cursors
+     */
+    public void addBackfilled(List<MetricDefinition> definitions, long addedSeq, long streamTime, long headBoundary,
+                              long tailBoundary, boolean done) {
+        checkNew(definitions);
+        String origin = "bf" + addedSeq;
+        for (MetricDefinition def : definitions) {
+            addMetric(def, origin, -1, streamTime, !done);
+        }
+        if (!done) {
+            String windowKey = origin + "|" + definitions.getFirst().statement().window();
+            if (backfillOf(windowKey) == null) {
+                WindowNode w = windows.get(windowKey).op;
+                WindowBounds.Edge tailEdge = WindowBounds.tail(w.spec());
+                long start = headBoundary != Long.MIN_VALUE ? headBoundary
+                        : tailEdge == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : tailEdge.boundary(streamTime);
+                WindowCursor head = new WindowCursor(WindowBounds.head(w.spec()), reservoir, start);
+                head.addWindow(w);
+                WindowCursor tail = null;
+                if (tailEdge != null) {
+                    tail = new WindowCursor(tailEdge, reservoir, headBoundary != Long.MIN_VALUE ? tailBoundary : start);
+                    tail.addWindow(w);
+                }
+                backfills.add(new Backfill(windowKey, w, head, tail));
+                LOG.log(System.Logger.Level.INFO, "backfill of " + names(definitions) + " started at " + start);
+            }
+        }
+        rebuildReplyLayout();
+    }
+
+    private static List<String> names(List<MetricDefinition> definitions) {
+        List<String> n = new ArrayList<>();
+        for (MetricDefinition d : definitions) {
+            n.add(d.name());
+        }
+        return n;
+    }
+
+    private void checkNew(List<MetricDefinition> definitions) {
         for (MetricDefinition def : definitions) {
             if (metrics.containsKey(def.name())) {
                 throw new IllegalArgumentException("metric '" + def.name() + "' already exists on this task");
             }
         }
-        for (MetricDefinition def : definitions) {
-            addMetric(def, firstSeq, streamTime);
-        }
-        rebuildReplyLayout();
     }
 
-    private void addMetric(MetricDefinition def, long firstSeq, long streamTime) {
+    /** Whether a backfill is in progress. */
+    public boolean backfilling() {
+        return !backfills.isEmpty();
+    }
+
+    /**
+     * One step of every backfill in progress (a slice of event time sized to take about a
+     * millisecond); returns true when one completed, so its metrics joined the replies.
+     */
+    public boolean stepBackfill(long streamTime) {
+        boolean joined = false;
+        for (int i = backfills.size() - 1; i >= 0; i--) {
+            Backfill b = backfills.get(i);
+            long target = WindowBounds.head(b.window.spec()).boundary(streamTime);
+            long at = b.head.boundary();
+            if (b.sliceMs == 0) {
+                b.sliceMs = at == Long.MIN_VALUE ? 1 : Math.max(1, (target - at) / 16);
+            }
+            long next = at == Long.MIN_VALUE || target - at <= b.sliceMs ? target : at + b.sliceMs;
+            long started = System.nanoTime();
+            b.head.advanceTo(next);
+            if (b.tail != null) {
+                long tailTarget = b.tail.edge().boundary(streamTime);
+                b.tail.advanceTo(Math.min(tailTarget, b.head.boundary()));
+                if (tailTarget > b.head.boundary()) {
+                    // events between have left the window before the backfill reached them
+                    b.head.skipTo(tailTarget);
+                    b.tail.skipTo(tailTarget);
+                }
+            }
+            long took = System.nanoTime() - started;
+            b.sliceMs = took > 2_000_000 ? Math.max(1, b.sliceMs / 2) : took < 500_000 ? Math.min(b.sliceMs * 2, 1L << 40) : b.sliceMs;
+            if (b.head.boundary() >= target) {
+                finish(b, streamTime);
+                joined = true;
+            }
+        }
+        if (joined) {
+            rebuildReplyLayout();
+        }
+        return joined;
+    }
+
+    private void finish(Backfill b, long streamTime) {
+        backfills.remove(b);
+        b.head.close();
+        if (b.tail != null) {
+            b.tail.close();
+        }
+        attachCursor(WindowBounds.head(b.window.spec()), b.window, streamTime);
+        WindowBounds.Edge tail = WindowBounds.tail(b.window.spec());
+        if (tail != null) {
+            attachCursor(tail, b.window, streamTime);
+        }
+        List<String> done = new ArrayList<>();
+        for (Map.Entry<String, Metric> e : metrics.entrySet()) {
+            Metric m = e.getValue();
+            if (m.backfilling() && windowKeyOf(m).equals(b.windowKey)) {
+                e.setValue(m.live());
+                done.add(e.getKey());
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "backfill of " + done + " done: joined live processing");
+    }
+
+    private String windowKeyOf(Metric m) {
+        return filters.get(groups.get(m.groupKey()).parentKey).parentKey;
+    }
+
+    private Backfill backfillOf(String windowKey) {
+        for (Backfill b : backfills) {
+            if (b.windowKey.equals(windowKey)) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Progress of the backfill of a metric's window in [0, 1) (event time covered over event time
+     * to cover), 1 when it is live, -1 when there is no such metric.
+     */
+    public double backfillProgress(String metric, long streamTime) {
+        Metric m = metrics.get(metric);
+        if (m == null) {
+            return -1;
+        }
+        Backfill b = m.backfilling() ? backfillOf(windowKeyOf(m)) : null;
+        if (b == null) {
+            return 1;
+        }
+        long target = WindowBounds.head(b.window.spec()).boundary(streamTime);
+        if (b.from == Long.MIN_VALUE || target <= b.from) {
+            return 0;
+        }
+        return Math.min(0.999, (double) (b.head.boundary() - b.from) / (target - b.from));
+    }
+
+    /** The private head and tail boundaries of a metric's backfill (for checkpoints), or null when live. */
+    public long[] backfillPosition(String metric) {
+        Metric m = metrics.get(metric);
+        Backfill b = m == null || !m.backfilling() ? null : backfillOf(windowKeyOf(m));
+        if (b == null) {
+            return null;
+        }
+        return new long[] {b.head.boundary(), b.tail == null ? Long.MIN_VALUE : b.tail.boundary()};
+    }
+
+    private void addMetric(MetricDefinition def, String origin, long firstSeq, long streamTime, boolean backfilling) {
         Statement st = def.statement();
-        String windowKey = firstSeq + "|" + st.window();
+        String windowKey = origin + "|" + st.window();
         Node<WindowNode> window = windows.get(windowKey);
         if (window == null) {
             WindowNode w = new WindowNode(st.window(), firstSeq);
             window = new Node<>(w, null);
             windows.put(windowKey, window);
-            attachCursor(WindowBounds.head(st.window()), w, streamTime);
-            WindowBounds.Edge tail = WindowBounds.tail(st.window());
-            if (tail != null) {
-                attachCursor(tail, w, streamTime);
+            if (!backfilling) {
+                attachCursor(WindowBounds.head(st.window()), w, streamTime);
+                WindowBounds.Edge tail = WindowBounds.tail(st.window());
+                if (tail != null) {
+                    attachCursor(tail, w, streamTime);
+                }
             }
         }
         String filterKey = windowKey + "|" + (st.where() == null ? "true" : ExprKey.of(st.where()));
@@ -155,7 +346,7 @@ public final class TaskPlan {
             group.users++;
         }
         agg.users++;
-        metrics.put(def.name(), new Metric(def, aggregatorKey, groupKey));
+        metrics.put(def.name(), new Metric(def, aggregatorKey, groupKey, backfilling));
     }
 
     private Evaluator compile(Statement st, boolean predicate, io.railgun.engine.query.Expr e) {
@@ -207,7 +398,16 @@ public final class TaskPlan {
                     window.op.removeListener(filter.op);
                     if (--window.users == 0) {
                         windows.remove(filter.parentKey);
-                        detachCursors(window.op);
+                        Backfill b = backfillOf(filter.parentKey);
+                        if (b != null) {
+                            backfills.remove(b);
+                            b.head.close();
+                            if (b.tail != null) {
+                                b.tail.close();
+                            }
+                        } else {
+                            detachCursors(window.op);
+                        }
                     }
                 }
             }
@@ -246,6 +446,15 @@ public final class TaskPlan {
      * at the current stream time) to the windows of those edges: heads first, then tails.
      */
     public void inserted(long timestamp, long seq, EventRow row) {
+        for (int i = 0, n = backfills.size(); i < n; i++) {
+            Backfill b = backfills.get(i);
+            if (timestamp <= b.head.boundary()) {
+                b.head.passed(timestamp, seq, row);
+            }
+            if (b.tail != null && timestamp <= b.tail.boundary()) {
+                b.tail.passed(timestamp, seq, row);
+            }
+        }
         for (WindowCursor c : heads) {
             if (timestamp <= c.boundary()) {
                 c.passed(timestamp, seq, row);
@@ -349,17 +558,26 @@ public final class TaskPlan {
     }
 
     private void rebuildReplyLayout() {
-        names = new String[metrics.size()];
-        types = new ValueType[metrics.size()];
+        List<Map.Entry<String, Metric>> live = new ArrayList<>();
+        for (Map.Entry<String, Metric> e : metrics.entrySet()) {
+            if (!e.getValue().backfilling()) {
+                live.add(e);
+            }
+        }
+        names = new String[live.size()];
+        types = new ValueType[live.size()];
         Map<String, List<Integer>> byGroup = new LinkedHashMap<>();
         int i = 0;
-        for (Map.Entry<String, Metric> e : metrics.entrySet()) {
+        for (Map.Entry<String, Metric> e : live) {
             names[i] = e.getKey();
             types[i] = e.getValue().definition().resultType();
             byGroup.computeIfAbsent(e.getValue().groupKey(), k -> new ArrayList<>()).add(i);
             i++;
         }
-        Metric[] ordered = metrics.values().toArray(new Metric[0]);
+        Metric[] ordered = new Metric[live.size()];
+        for (int k = 0; k < ordered.length; k++) {
+            ordered[k] = live.get(k).getValue();
+        }
         replyGroups = new GroupByNode[byGroup.size()];
         replyAggregators = new Aggregator[byGroup.size()][];
         replyIndexes = new int[byGroup.size()][];

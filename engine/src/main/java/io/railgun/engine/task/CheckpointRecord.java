@@ -26,11 +26,28 @@ record CheckpointRecord(long nextOffset, long nextSeq, long streamTime, Reservoi
     /**
      * A statement added to the task.
      *
-     * @param text     its text, bound again against the stream on restore
-     * @param firstSeq the seq of the first event its metrics counted (-1: backfilled from history)
-     * @param names    its metrics still present on this task
+     * @param text         its text, bound again against the stream on restore
+     * @param firstSeq     the seq of the first event its metrics counted, or, backfilled, the seq
+     *                     at which they were added
+     * @param names        its metrics still present on this task
+     * @param backfilled   its metrics were computed from the history first
+     * @param backfillHead while the backfill runs (at the checkpoint): its head's boundary, else Long.MIN_VALUE
+     * @param backfillTail while the backfill runs: its tail's boundary
      */
-    record StatementEntry(String text, long firstSeq, List<String> names) {}
+    record StatementEntry(String text, long firstSeq, List<String> names, boolean backfilled, long backfillHead,
+                          long backfillTail) {
+        StatementEntry(String text, long firstSeq, List<String> names) {
+            this(text, firstSeq, names, false, Long.MIN_VALUE, Long.MIN_VALUE);
+        }
+
+        boolean backfilling() {
+            return backfilled && backfillHead != Long.MIN_VALUE;
+        }
+
+        StatementEntry withBackfillPosition(long head, long tail) {
+            return new StatementEntry(text, firstSeq, names, backfilled, head, tail);
+        }
+    }
 
     byte[] encode() {
         StateWriter out = new StateWriter();
@@ -39,7 +56,8 @@ record CheckpointRecord(long nextOffset, long nextSeq, long streamTime, Reservoi
         out.putInt(statements.size());
         for (StatementEntry s : statements) {
             putString(out, s.text());
-            out.putLong(s.firstSeq()).putInt(s.names().size());
+            out.putLong(s.firstSeq()).putInt(s.backfilled() ? 1 : 0).putLong(s.backfillHead()).putLong(s.backfillTail());
+            out.putInt(s.names().size());
             for (String n : s.names()) {
                 putString(out, n);
             }
@@ -65,12 +83,15 @@ record CheckpointRecord(long nextOffset, long nextSeq, long streamTime, Reservoi
         for (int i = 0; i < n; i++) {
             String text = getString(in);
             long firstSeq = in.getLong();
+            boolean backfilled = in.getInt() != 0;
+            long head = in.getLong();
+            long tail = in.getLong();
             int names = in.getInt();
             List<String> list = new ArrayList<>();
             for (int k = 0; k < names; k++) {
                 list.add(getString(in));
             }
-            statements.add(new StatementEntry(text, firstSeq, list));
+            statements.add(new StatementEntry(text, firstSeq, list, backfilled, head, tail));
         }
         return new CheckpointRecord(nextOffset, nextSeq, streamTime, reservoir, statements);
     }

@@ -78,6 +78,7 @@ public final class TaskProcessor implements AutoCloseable {
     private ReservoirCursor retentionCursor;
     private final EventSink keep = (timestamp, seq, row) -> {};
     private final EventSink forgetId = this::forgetId;
+    private final EventSink rememberId = this::rememberId;
     private long dedupHorizonMs;
 
     private long streamTime = Long.MIN_VALUE;
@@ -163,8 +164,14 @@ public final class TaskProcessor implements AutoCloseable {
                     kept.add(d);
                 }
             }
-            plan.add(kept, entry.firstSeq(), streamTime);
-            statements.add(new StatementEntry(entry.text(), entry.firstSeq(), new ArrayList<>(entry.names())));
+            if (entry.backfilled()) {
+                plan.addBackfilled(kept, entry.firstSeq(), streamTime, entry.backfillHead(), entry.backfillTail(),
+                        !entry.backfilling());
+            } else {
+                plan.add(kept, entry.firstSeq(), streamTime);
+            }
+            statements.add(new StatementEntry(entry.text(), entry.firstSeq(), new ArrayList<>(entry.names()),
+                    entry.backfilled(), Long.MIN_VALUE, Long.MIN_VALUE));
         }
         reply.layout(plan.names(), plan.types());
         if (started) {
@@ -181,10 +188,7 @@ public final class TaskProcessor implements AutoCloseable {
         }
         // the ids to remember are those of the events the dedup cursor has not passed
         ReservoirCursor scan = reservoir.openCursor(dedupBoundary);
-        scan.advanceTo(Long.MAX_VALUE, (ts, seq, row) -> {
-            int len = encodeId(row);
-            ids.findOrInsert(idScratch, 0, len);
-        });
+        scan.advanceTo(Long.MAX_VALUE, rememberId);
         scan.close();
     }
 
@@ -195,13 +199,30 @@ public final class TaskProcessor implements AutoCloseable {
 
     /** Adds the metrics of one bound statement (those routed to this task's partitioner). */
     public void addMetrics(List<MetricDefinition> metrics) {
-        plan.add(metrics, nextSeq, started ? streamTime : Long.MIN_VALUE);
+        addMetrics(metrics, false);
+    }
+
+    /**
+     * Adds the metrics of one bound statement. With {@code backfill} they are first computed from
+     * the events the reservoir holds (kept by window tails, the dedup horizon and the stream's
+     * retention): a step of that work runs before each event (and on {@link #stepBackfill()}), the
+     * other metrics keep being answered, and the new ones appear in replies once they are exact
+     * ({@link #backfillProgress}).
+     */
+    public void addMetrics(List<MetricDefinition> metrics, boolean backfill) {
+        if (backfill) {
+            plan.addBackfilled(metrics, nextSeq, started ? streamTime : Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE,
+                    false);
+        } else {
+            plan.add(metrics, nextSeq, started ? streamTime : Long.MIN_VALUE);
+        }
         if (!metrics.isEmpty()) {
             List<String> names = new ArrayList<>();
             for (MetricDefinition m : metrics) {
                 names.add(m.name());
             }
-            statements.add(new StatementEntry(metrics.getFirst().statement().text(), nextSeq, names));
+            statements.add(new StatementEntry(metrics.getFirst().statement().text(), nextSeq, names, backfill,
+                    Long.MIN_VALUE, Long.MIN_VALUE));
         }
         reply.layout(plan.names(), plan.types());
         updateHorizon();
@@ -249,6 +270,9 @@ public final class TaskProcessor implements AutoCloseable {
      * is due. The reply is reused: valid until the next call.
      */
     public Reply process(EventRow row, long offset) {
+        if (plan.backfilling()) {
+            stepBackfill();
+        }
         nextOffset = offset + 1;
         Reply r = processEvent(row);
         if (durable != null) {
@@ -357,8 +381,13 @@ public final class TaskProcessor implements AutoCloseable {
         checkpointDone();
         plan.saveDirtyState();
         ReservoirCheckpoint rc = disk.checkpoint();
+        List<StatementEntry> entries = new ArrayList<>();
+        for (StatementEntry e : statements) {
+            long[] at = e.backfilled() ? plan.backfillPosition(e.names().getFirst()) : null;
+            entries.add(at == null ? e : e.withBackfillPosition(at[0], at[1]));
+        }
         byte[] record = new CheckpointRecord(nextOffset, nextSeq, started ? streamTime : Long.MIN_VALUE, rc,
-                statements).encode();
+                entries).encode();
         pendingTrimPosition = rc.minPosition();
         checkpointPending = true;
         lastCheckpointMs = System.currentTimeMillis();
@@ -387,6 +416,19 @@ public final class TaskProcessor implements AutoCloseable {
             checkpointPending = false;
             disk.allowTrimBelow(pendingTrimPosition);
         }
+    }
+
+    /** One step of the backfills in progress (a node calls it when the task is idle); true while some remain. */
+    public boolean stepBackfill() {
+        if (plan.backfilling() && plan.stepBackfill(started ? streamTime : Long.MIN_VALUE)) {
+            reply.layout(plan.names(), plan.types());
+        }
+        return plan.backfilling();
+    }
+
+    /** Progress of a metric's backfill in [0, 1); 1 once it is in replies; -1 when no such metric. */
+    public double backfillProgress(String metric) {
+        return plan.backfillProgress(metric, streamTime);
     }
 
     /** The durable state store of a durable task, or null (for stats). */
@@ -441,13 +483,29 @@ public final class TaskProcessor implements AutoCloseable {
         return reply;
     }
 
-    /** Recomputes the dedup horizon after metrics changed; a shorter one forgets ids at once. */
+    /**
+     * Recomputes the dedup horizon after metrics changed. A shorter one forgets ids at once; a
+     * longer one remembers again the ids of the events the reservoir still holds within it (all of
+     * them when the stream's retention covers the new horizon), so an event re-sent within the
+     * horizon is a duplicate whatever the horizon was when its original was counted.
+     */
     private void updateHorizon() {
+        long previous = dedupHorizonMs;
         dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
-        if (started) {
-            dedupCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(streamTime, dedupHorizonMs), 1), forgetId);
-            reservoir.trim();
+        if (!started) {
+            return;
         }
+        long boundary = WindowBounds.minus(WindowBounds.minus(streamTime, dedupHorizonMs), 1);
+        if (dedupHorizonMs > previous && boundary < dedupCursor.boundary()) {
+            ReservoirCursor scan = reservoir.openCursor(boundary);
+            scan.advanceTo(dedupCursor.boundary(), rememberId);
+            scan.close();
+            dedupCursor.close();
+            dedupCursor = reservoir.openCursor(boundary);
+        } else {
+            dedupCursor.advanceTo(boundary, forgetId);
+        }
+        reservoir.trim();
     }
 
     private int encodeId(EventRow row) {
@@ -464,6 +522,11 @@ public final class TaskProcessor implements AutoCloseable {
         }
         LONG.set(idScratch, 0, row.getSlot(idField));
         return 8;
+    }
+
+    private void rememberId(long timestamp, long seq, EventRow row) {
+        int len = encodeId(row);
+        ids.findOrInsert(idScratch, 0, len);
     }
 
     private void forgetId(long timestamp, long seq, EventRow row) {

@@ -54,6 +54,16 @@ public final class WindowCursor implements EventSink {
         cursor.advanceTo(edge.boundary(streamTime), this);
     }
 
+    /** Moves the boundary to {@code boundary} (not behind), delivering the events it passes. */
+    public void advanceTo(long boundary) {
+        cursor.advanceTo(boundary, this);
+    }
+
+    /** Moves the boundary to {@code boundary} without delivering the events it passes. */
+    public void skipTo(long boundary) {
+        cursor.advanceTo(boundary, (timestamp, seq, row) -> {});
+    }
+
     /** Delivers an event just inserted at or behind this cursor's boundary. */
     public void passed(long timestamp, long seq, EventRow row) {
         accept(timestamp, seq, row);
