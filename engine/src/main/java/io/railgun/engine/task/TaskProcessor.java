@@ -136,7 +136,12 @@ public final class TaskProcessor implements AutoCloseable {
             task.checkpointIntervalMs = storage.checkpointIntervalMs();
             task.lastCheckpointMs = System.currentTimeMillis();
             if (record != null) {
-                task.restore(record);
+                try {
+                    task.restore(record);
+                } catch (RuntimeException e) {
+                    reservoir.close();
+                    throw e;
+                }
             }
             return task;
         } catch (RuntimeException e) {
@@ -327,10 +332,16 @@ public final class TaskProcessor implements AutoCloseable {
      * {@link Reply#value}); a point read that does not change anything.
      *
      * @throws IllegalArgumentException when the task has no such metric
+     * @throws IllegalStateException    while the metric is being backfilled
      */
     public Object read(String metric, EventRow keyRow) {
         int index = plan.indexOf(metric);
         if (index < 0) {
+            double progress = plan.backfillProgress(metric, streamTime);
+            if (progress >= 0) {
+                throw new IllegalStateException("metric '" + metric + "' is being backfilled (" + (int) (progress * 100)
+                        + "% done); it can be read once the backfill completes");
+            }
             throw new IllegalArgumentException("no metric '" + metric + "' on this task");
         }
         reply.reset(ReplyStatus.COUNTED, streamTime, streamTime);
