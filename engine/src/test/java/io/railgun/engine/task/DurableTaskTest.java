@@ -1,0 +1,176 @@
+package io.railgun.engine.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.railgun.engine.event.EventRowWriter;
+import io.railgun.engine.plan.MetricDefinition;
+import io.railgun.engine.plan.StatementBinder;
+import io.railgun.engine.query.QueryException;
+import io.railgun.engine.query.QueryParser;
+import io.railgun.engine.schema.FieldType;
+import io.railgun.engine.schema.LateEventPolicy;
+import io.railgun.engine.schema.Schema;
+import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.state.durable.DurableStateOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A durable task against an in-memory one on the same events: memory bounded by the hot tier
+ * whatever the number of keys, identical replies, and a clean restart that replays nothing.
+ */
+class DurableTaskTest {
+    private static final Schema SCHEMA;
+
+    static {
+        Map<String, FieldType> f = new LinkedHashMap<>();
+        f.put("id", FieldType.LONG);
+        f.put("ts", FieldType.TIMESTAMP);
+        f.put("card", FieldType.STRING);
+        f.put("country", FieldType.STRING);
+        f.put("amount", FieldType.DOUBLE);
+        SCHEMA = Schema.of(f);
+    }
+
+    private static final StreamDefinition STREAM = new StreamDefinition("payments", SCHEMA, "id", "ts", List.of("card"), 1,
+            1_000, LateEventPolicy.REWRITE);
+    private static final List<String> STATEMENTS = List.of(
+            "SELECT SUM(amount) AS s, COUNT(*) AS n, MAX(amount) AS mx FROM payments GROUP BY card [RANGE 10 MINUTES]",
+            "SELECT COUNT(DISTINCT country) AS dc, LAST(country) AS lc, MIN(country) AS mc, STDDEV_POP(amount) AS sd"
+                    + " FROM payments GROUP BY card [RANGE 1 HOUR]",
+            "SELECT AVG(amount) AS a FROM payments WHERE amount > 50 GROUP BY card, country [RANGE UNBOUNDED]");
+
+    private final Path dir = tempDir();
+    private final EventRowWriter w = new EventRowWriter();
+
+    @AfterEach
+    void cleanUp() throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    void hotTierBoundsMemoryAndRepliesEqualTheInMemoryTask() throws Exception {
+        TaskStorage storage = storage(200);
+        SplittableRandom random = new SplittableRandom(11);
+        long ts = 1_700_000_000_000L;
+        int events = 40_000;
+        try (TaskProcessor durable = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage);
+             TaskProcessor memory = new TaskProcessor(STREAM, TaskOptions.defaults())) {
+            addAll(durable);
+            addAll(memory);
+            for (int i = 0; i < events; i++) {
+                ts += random.nextInt(400);
+                long t = random.nextInt(10) == 0 ? ts - random.nextInt(2_000) : ts;
+                long id = random.nextInt(40) == 0 && i > 0 ? i - 1 - random.nextInt(Math.min(i, 50)) : i;
+                send(id, t, "c" + random.nextInt(5_000), random.nextInt(8) == 0 ? null : "K" + random.nextInt(6),
+                        random.nextInt(10_000) / 100.0);
+                List<Object> a = values(durable.process(w.row()));
+                List<Object> b = values(memory.process(w.row()));
+                assertThat(a).as("event %d", i).isEqualTo(b);
+                assertThat(durable.hotKeys()).as("keys in memory").isLessThanOrEqualTo(3 * 200);
+            }
+            assertThat(durable.evictions()).as("keys evicted").isGreaterThan(10_000);
+            assertThat(durable.coldLoads()).as("keys loaded back").isGreaterThan(1_000);
+            assertThat(durable.durableState().checkpoints()).as("checkpoints").isGreaterThan(0);
+            System.out.printf("[durable task] %,d events, 5,000 cards, hot tier 200 keys per field list: %,d evictions, "
+                            + "%,d loads, %,d RocksDB reads, %,d checkpoints%n", events, durable.evictions(), durable.coldLoads(),
+                    durable.durableState().coldReads(), durable.durableState().checkpoints());
+        }
+    }
+
+    @Test
+    void aCleanRestartResumesAfterTheLastEvent() throws Exception {
+        TaskStorage storage = storage(50);
+        SplittableRandom random = new SplittableRandom(3);
+        long ts = 1_700_000_000_000L;
+        List<List<Object>> expected = new ArrayList<>();
+        List<long[]> input = new ArrayList<>();
+        for (int i = 0; i < 6_000; i++) {
+            ts += random.nextInt(2_000);
+            input.add(new long[] {i, ts, random.nextInt(300), random.nextInt(5), random.nextInt(10_000)});
+        }
+        try (TaskProcessor memory = new TaskProcessor(STREAM, TaskOptions.defaults())) {
+            addAll(memory);
+            for (long[] e : input) {
+                expected.add(values(memory.process(row(e))));
+            }
+        }
+        int stopAt = 3_500;
+        try (TaskProcessor first = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage)) {
+            addAll(first);
+            for (int i = 0; i < stopAt; i++) {
+                assertThat(values(first.process(row(input.get(i)), i))).isEqualTo(expected.get(i));
+            }
+        }
+        try (TaskProcessor second = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage)) {
+            assertThat(second.resumeOffset()).isEqualTo(stopAt);
+            assertThat(List.of(second.metricNames())).containsExactly("s", "n", "mx", "dc", "lc", "mc", "sd", "a");
+            for (int i = stopAt; i < input.size(); i++) {
+                assertThat(values(second.process(row(input.get(i)), i))).as("event %d after the restart", i)
+                        .isEqualTo(expected.get(i));
+            }
+        }
+    }
+
+    private TaskStorage storage(int hotKeys) {
+        return TaskStorage.in(dir).withState(DurableStateOptions.defaults().withHotKeys(hotKeys).withWriteBufferBytes(64 * 1024))
+                .withCheckpointIntervalMs(50);
+    }
+
+    private static void addAll(TaskProcessor task) throws QueryException {
+        Set<String> names = new HashSet<>();
+        for (String sql : STATEMENTS) {
+            List<MetricDefinition> defs = StatementBinder.bind(STREAM, QueryParser.parse(sql), names);
+            defs.forEach(d -> names.add(d.name()));
+            task.addMetrics(defs);
+        }
+    }
+
+    private io.railgun.engine.event.EventRow row(long[] e) {
+        send(e[0], e[1], "c" + e[2], "K" + e[3], e[4] / 100.0);
+        return w.row();
+    }
+
+    private void send(long id, long ts, String card, String country, double amount) {
+        w.begin(SCHEMA).setLong(0, id).setLong(1, ts).setString(2, card);
+        if (country == null) {
+            w.setNull(3);
+        } else {
+            w.setString(3, country);
+        }
+        w.setDouble(4, amount);
+        w.finish();
+    }
+
+    private static List<Object> values(Reply r) {
+        List<Object> out = new ArrayList<>();
+        out.add(r.status());
+        for (int i = 0; i < r.size(); i++) {
+            out.add(r.name(i));
+            out.add(r.value(i));
+        }
+        return out;
+    }
+
+    private static Path tempDir() {
+        try {
+            return Files.createTempDirectory("railgun-durable-task");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
