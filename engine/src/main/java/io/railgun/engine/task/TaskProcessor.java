@@ -95,6 +95,8 @@ public final class TaskProcessor implements AutoCloseable {
     private int sinceClockCheck;
     private boolean checkpointPending;
     private long pendingTrimPosition;
+    private long pendingOffset;
+    private long durableOffset;
     private CompletableFuture<Void> lastCheckpoint = CompletableFuture.completedFuture(null);
 
     /** A task with an in-memory reservoir and state store. */
@@ -152,6 +154,7 @@ public final class TaskProcessor implements AutoCloseable {
 
     private void restore(CheckpointRecord record) {
         nextOffset = record.nextOffset();
+        durableOffset = nextOffset;
         nextSeq = record.nextSeq();
         started = record.streamTime() != Long.MIN_VALUE;
         streamTime = record.streamTime();
@@ -278,12 +281,36 @@ public final class TaskProcessor implements AutoCloseable {
         if (plan.backfilling()) {
             stepBackfill();
         }
-        nextOffset = offset + 1;
         Reply r = processEvent(row);
+        nextOffset = offset + 1; // after it: an event rejected by an exception is not skipped
         if (durable != null) {
             maybeCheckpoint();
         }
         return r;
+    }
+
+    /**
+     * For the task's thread when no event is waiting: a step of any backfill in progress, and a
+     * checkpoint if one is due (time-based checkpoints are otherwise checked every 256 events, so
+     * an idle task would keep its last events out of checkpoints).
+     */
+    public void idle() {
+        stepBackfill();
+        if (durable != null) {
+            sinceClockCheck = 255;
+            maybeCheckpoint();
+        }
+    }
+
+    /**
+     * The input offset up to which (exclusive) the last complete checkpoint reflects the events: a
+     * node may commit it to Kafka; a restart resumes there. 0 before any checkpoint.
+     */
+    public long durableOffset() {
+        if (durable != null && !durable.checkpointRunning()) {
+            checkpointDone();
+        }
+        return durableOffset;
     }
 
     private Reply processEvent(EventRow row) {
@@ -400,6 +427,7 @@ public final class TaskProcessor implements AutoCloseable {
         byte[] record = new CheckpointRecord(nextOffset, nextSeq, started ? streamTime : Long.MIN_VALUE, rc,
                 entries).encode();
         pendingTrimPosition = rc.minPosition();
+        pendingOffset = nextOffset;
         checkpointPending = true;
         lastCheckpointMs = System.currentTimeMillis();
         lastCheckpoint = durable.checkpoint(record, rc.durable());
@@ -426,6 +454,7 @@ public final class TaskProcessor implements AutoCloseable {
         if (checkpointPending) {
             checkpointPending = false;
             disk.allowTrimBelow(pendingTrimPosition);
+            durableOffset = pendingOffset;
         }
     }
 

@@ -38,9 +38,11 @@ import net.jqwik.api.lifecycle.AfterContainer;
 /**
  * The foundation's exactness properties with durable tasks that crash: every task keeps its events
  * in a DiskReservoir and its key states in a DurableStateStore whose hot tier holds only
- * {@value #HOT_KEYS} keys (so almost every key is evicted to the write buffer and RocksDB, and
- * loaded back), with a tiny write buffer and a checkpoint interval of 1 ms (checkpoints after
- * nearly every event, most of them still being written when the next event comes).
+ * {@value #HOT_KEYS} keys (so most keys are evicted to the write buffer and RocksDB, and loaded
+ * back), with a 2 KiB write buffer (full after a few evictions, which brings a checkpoint forward)
+ * and a checkpoint interval of 1 ms, made due after about one event in {@value #IDLE_EVERY} by
+ * calling {@link TaskProcessor#idle()} as a node does between events: checkpoints are frequent, and
+ * often still being written when the next event comes.
  *
  * <p>Before a random event (about one in {@value #CRASH_EVERY}) every task is abandoned without a
  * final checkpoint, as a crash leaves it, restored from its last complete checkpoint, and fed its
@@ -52,6 +54,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 class ExactnessWithCrashesTest {
     static final int HOT_KEYS = 3;
     static final int CRASH_EVERY = 40;
+    static final int IDLE_EVERY = 8;
     private static final Coverage COVERAGE = new Coverage();
     private static final int[] CRASHES = new int[1];
 
@@ -99,7 +102,15 @@ class ExactnessWithCrashesTest {
                         int part = LocalStream.partitionOf(row, schema.field(p), def.partitions());
                         logs.get(p).get(part).add(row);
                     }
-                    return stream.process(row);
+                    StreamReply reply = stream.process(row);
+                    if (random.nextInt(IDLE_EVERY) == 0) {
+                        for (String p : def.partitioners()) {
+                            for (int i = 0; i < def.partitions(); i++) {
+                                stream.task(p, i).idle();
+                            }
+                        }
+                    }
+                    return reply;
                 }
 
                 private void crashAndRecover() {

@@ -82,9 +82,10 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private byte[] readScratch = new byte[4096];
     private byte[] keyScratch = new byte[256];
 
-    private long checkpoints;
-    private long lastCheckpointBytes;
-    private long lastCheckpointNanos;
+    // written by the checkpoint writer thread, read by any
+    private volatile long checkpoints;
+    private volatile long lastCheckpointBytes;
+    private volatile long lastCheckpointNanos;
     private long coldReads;
 
     private DurableStateStore(Path directory, DurableStateOptions options) throws RocksDBException {
@@ -155,7 +156,12 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return current.bytes() >= options.writeBufferBytes();
     }
 
-    /** Whether a checkpoint is being written; when the last one is done, recycles its buffer. */
+    /**
+     * Whether a checkpoint is being written; when the last one is done, recycles its buffer (so:
+     * the task's thread only).
+     *
+     * @throws DurableStateException when the last checkpoint failed to be written
+     */
     public boolean checkpointRunning() {
         if (writing == null) {
             return false;
@@ -163,7 +169,11 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         if (!written.isDone()) {
             return true;
         }
-        written.join(); // rethrows a failed write
+        try {
+            written.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw new DurableStateException("checkpoint of " + directory + " failed: " + e.getCause(), e.getCause());
+        }
         writing.clear();
         spare = writing;
         writing = null;
@@ -192,7 +202,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             try {
                 written.join();
             } catch (java.util.concurrent.CompletionException e) {
-                throw new DurableStateException("checkpoint of " + directory + " failed: " + e.getCause(), e.getCause());
+                // checkpointRunning() below throws it, wrapped
             }
             checkpointRunning();
         }
@@ -230,7 +240,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         } catch (RocksDBException e) {
             throw new DurableStateException("cannot write a checkpoint to " + directory + ": " + e.getMessage(), e);
         }
-        checkpoints++;
+        checkpoints = checkpoints + 1; // one writer thread
         lastCheckpointBytes = bytes;
         lastCheckpointNanos = System.nanoTime() - start;
     }
