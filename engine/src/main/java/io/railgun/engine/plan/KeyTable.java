@@ -44,14 +44,18 @@ import java.util.Set;
  *  per aggregator: long aggregator id, int width, width longs, int n, n bytes of external state
  * </pre>
  *
- * {@link #saveDirty()} serialises every key changed since the last call, for a checkpoint. Owned
- * by the task's thread.
+ * <p><b>Snapshots</b> (for checkpoints) are taken without a pause proportional to the keys:
+ * {@link #beginSnapshot()} only marks the keys changed since the last one; {@link #sweepSnapshot}
+ * then saves a bounded number of them per call, and a marked key about to change, or to be
+ * evicted, is saved first (copy on write). So the snapshot holds every key as it was when it
+ * began. Owned by the task's thread.
  */
 final class KeyTable {
     private static final int HOLDERS = 0;
     private static final byte DIRTY = 1; // changed since its cold copy was written
     private static final byte DURABLE = 2; // the cold tier may hold a copy of it
     private static final byte REFERENCED = 4; // used since the clock hand last passed
+    private static final byte SNAPSHOT = 8; // changed before the snapshot being taken began, not saved into it yet
 
     private final String name;
     private final KeyEncoder encoder;
@@ -73,6 +77,7 @@ final class KeyTable {
     private byte[] keyScratch = new byte[64];
     private long evictions;
     private long loads;
+    private int sweep = -1; // next slot the snapshot sweep looks at; -1: no snapshot being taken
 
     KeyTable(String name, KeyEncoder encoder, KeyedState keys) {
         this.name = name;
@@ -109,6 +114,9 @@ final class KeyTable {
             memoSeq = seq;
             memoSlot = slot;
         }
+        if ((flags[slot] & SNAPSHOT) != 0) {
+            saveSnapshot(slot);
+        }
         records[slot * stride + HOLDERS]++;
         flags[slot] |= DIRTY | REFERENCED;
         return slot;
@@ -118,6 +126,9 @@ final class KeyTable {
     int findForUpdate(EventRow row, long seq) {
         int slot = find(row, seq);
         if (slot >= 0) {
+            if ((flags[slot] & SNAPSHOT) != 0) {
+                saveSnapshot(slot);
+            }
             flags[slot] |= DIRTY | REFERENCED;
         }
         return slot;
@@ -191,6 +202,9 @@ final class KeyTable {
             break;
         }
         evictions++;
+        if ((flags[victim] & SNAPSHOT) != 0) {
+            saveSnapshot(victim);
+        }
         if ((flags[victim] & DIRTY) != 0) {
             saveToCold(victim);
         }
@@ -206,19 +220,62 @@ final class KeyTable {
         }
     }
 
-    /** Serialises every changed key to the cold tier (a checkpoint is being taken); no-op without one. */
-    void saveDirty() {
+    /**
+     * Begins a snapshot: every key changed since the last one is to be saved as it is now (one
+     * pass over a byte per slot; nothing is serialised yet). No-op without a cold tier.
+     */
+    void beginSnapshot() {
         if (cold == null) {
             return;
         }
         for (int s = 0; s < slots; s++) {
             if ((flags[s] & DIRTY) != 0 && records[s * stride + HOLDERS] > 0) {
-                saveToCold(s);
+                flags[s] = (byte) ((flags[s] & ~DIRTY) | SNAPSHOT);
             }
         }
+        sweep = 0;
+    }
+
+    /**
+     * Saves up to {@code budget} keys of the snapshot being taken (looking at up to 16 times as
+     * many slots); true once all are saved (or when none is being taken).
+     */
+    boolean sweepSnapshot(int budget) {
+        if (sweep < 0) {
+            return true;
+        }
+        int saved = 0;
+        int end = (int) Math.min(slots, sweep + 16L * budget);
+        while (sweep < end && saved < budget) {
+            if ((flags[sweep] & SNAPSHOT) != 0) {
+                saveSnapshot(sweep);
+                saved++;
+            }
+            sweep++;
+        }
+        if (sweep >= slots) {
+            sweep = -1;
+            return true;
+        }
+        return false;
+    }
+
+    private void saveSnapshot(int slot) {
+        serialise(slot);
+        int len = copyKey(slot);
+        cold.storeSnapshot(keyScratch, 0, len, out.buffer(), 0, out.length());
+        flags[slot] = (byte) ((flags[slot] & ~SNAPSHOT) | DURABLE);
     }
 
     private void saveToCold(int slot) {
+        serialise(slot);
+        int len = copyKey(slot);
+        cold.store(keyScratch, 0, len, out.buffer(), 0, out.length());
+        flags[slot] = (byte) ((flags[slot] & ~DIRTY) | DURABLE);
+    }
+
+    /** Serialises the key at {@code slot} into {@link #out}. */
+    private void serialise(int slot) {
         int base = slot * stride;
         out.clear();
         int countAt = out.reserveInt();
@@ -240,9 +297,6 @@ final class KeyTable {
             }
         }
         out.patchInt(countAt, count);
-        int len = copyKey(slot);
-        cold.store(keyScratch, 0, len, out.buffer(), 0, out.length());
-        flags[slot] = (byte) ((flags[slot] & ~DIRTY) | DURABLE);
     }
 
     /** Fills a fresh slot from a serialised key; state of unknown nodes or aggregators is skipped. */

@@ -46,6 +46,7 @@ public final class TaskPlan {
     private final Map<String, Node<FilterNode>> filters = new HashMap<>();
     private final Map<String, Node<GroupByNode>> groups = new HashMap<>();
     private final Map<String, KeyTable> tables = new HashMap<>();
+    private KeyTable[] tableArray = new KeyTable[0]; // the tables of the snapshot being taken
     private final Map<String, Node<Aggregator>> aggregators = new HashMap<>();
     private final LinkedHashMap<String, Metric> metrics = new LinkedHashMap<>();
 
@@ -508,11 +509,21 @@ public final class TaskPlan {
         return -1;
     }
 
-    /** Serialises every key changed since the last call to the cold tier of a durable store (a checkpoint). */
-    public void saveDirtyState() {
-        for (KeyTable t : tables.values()) {
-            t.saveDirty();
+    /** Begins a snapshot of every key changed since the last one (a checkpoint; see {@link KeyTable}). */
+    public void beginSnapshot() {
+        tableArray = tables.values().toArray(new KeyTable[0]);
+        for (KeyTable t : tableArray) {
+            t.beginSnapshot();
         }
+    }
+
+    /** Saves up to {@code budget} keys of the snapshot per key table; true once it is complete. */
+    public boolean sweepSnapshot(int budget) {
+        boolean done = true;
+        for (KeyTable t : tableArray) {
+            done &= t.sweepSnapshot(budget);
+        }
+        return done;
     }
 
     /** Keys in memory, over every key table. */

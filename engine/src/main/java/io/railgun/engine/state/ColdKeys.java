@@ -12,6 +12,9 @@ public interface ColdKeys {
     /** Keeps the newest state of a key (it left the hot tier changed, or a checkpoint saves it). */
     void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength);
 
+    /** Keeps the state of a key as it was when the snapshot being taken began (a checkpoint's part). */
+    void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength);
+
     /** The key left every window: forget any state kept for it. */
     void delete(byte[] key, int offset, int length);
 }

@@ -19,6 +19,7 @@ import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.engine.state.ByteKeyIndex;
 import io.railgun.engine.state.InMemoryStateStore;
 import io.railgun.engine.state.StateStore;
+import io.railgun.engine.state.durable.DurableStateOptions;
 import io.railgun.engine.state.durable.DurableStateStore;
 import io.railgun.engine.task.CheckpointRecord.StatementEntry;
 import io.railgun.engine.window.WindowBounds;
@@ -47,10 +48,11 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p><b>Durability</b> ({@link #open}): the reservoir on disk, the key states in a
  * {@link DurableStateStore}. A checkpoint is taken every {@link TaskStorage#checkpointIntervalMs()}
- * (or earlier when the state's write buffer is full), after an event: the changed hot keys are
- * serialised, the reservoir's open region copied, and the input offset, seq, stream time and
- * statements recorded; the I/O runs in the background and the whole is atomic (see
- * {@link DurableStateStore}). {@link #open} restores the last complete checkpoint and
+ * (or earlier when the state's write buffer is full), after an event: the reservoir's open region
+ * is copied, the input offset, seq, stream time and statements recorded, and the changed hot keys
+ * marked; they are serialised over the next events, a few per event or just before they change
+ * (copy on write), so no event waits for all of them; the I/O runs in the background and the
+ * whole is atomic (see {@link DurableStateStore}). {@link #open} restores the last complete checkpoint and
  * {@link #resumeOffset()} says where the caller must replay its input from: the events after the
  * checkpoint are in neither the restored state nor the restored reservoir, so replaying them counts
  * each exactly once, and gives the same replies as the first time. Ids are remembered again from
@@ -97,6 +99,8 @@ public final class TaskProcessor implements AutoCloseable {
     private long pendingTrimPosition;
     private long pendingOffset;
     private long durableOffset;
+    private byte[] pendingRecord;
+    private CompletableFuture<Void> pendingReservoirDurable;
     private CompletableFuture<Void> lastCheckpoint = CompletableFuture.completedFuture(null);
 
     /** A task with an in-memory reservoir and state store. */
@@ -218,6 +222,7 @@ public final class TaskProcessor implements AutoCloseable {
      * ({@link #backfillProgress}).
      */
     public void addMetrics(List<MetricDefinition> metrics, boolean backfill) {
+        finishSnapshot();
         if (backfill) {
             plan.addBackfilled(metrics, nextSeq, started ? streamTime : Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE,
                     false);
@@ -241,6 +246,7 @@ public final class TaskProcessor implements AutoCloseable {
 
     /** Removes a metric and frees the state no other metric uses; false when absent. */
     public boolean removeMetric(String name) {
+        finishSnapshot();
         for (int i = 0; i < statements.size(); i++) {
             if (statements.get(i).names().remove(name) && statements.get(i).names().isEmpty()) {
                 statements.remove(i);
@@ -406,35 +412,65 @@ public final class TaskProcessor implements AutoCloseable {
     }
 
     /**
-     * Takes a checkpoint now (a durable task; no-op otherwise) and returns a future completed when
-     * it is durable. Waits first for a checkpoint still being written.
+     * Takes a checkpoint now (a durable task; no-op otherwise): completes one being taken, then
+     * takes a new one whole. Returns a future completed when it is durable. Waits first for a
+     * checkpoint still being written.
      */
     public CompletableFuture<Void> checkpoint() {
         if (durable == null) {
             return CompletableFuture.completedFuture(null);
         }
-        if (durable.checkpointRunning()) {
-            durable.awaitCheckpoint();
-        }
+        finishSnapshot();
+        beginCheckpoint();
+        finishSnapshot();
+        return lastCheckpoint;
+    }
+
+    /**
+     * Begins a checkpoint at the current event boundary: the reservoir's part, the record and the
+     * set of changed keys are fixed now; the keys themselves are saved over the next events
+     * ({@link DurableStateOptions#snapshotKeysPerEvent()} per event, or on change, see {@code KeyTable}).
+     */
+    private void beginCheckpoint() {
+        durable.beginCheckpoint(); // waits for the previous checkpoint's write, if any
         checkpointDone();
-        plan.saveDirtyState();
+        plan.beginSnapshot();
         ReservoirCheckpoint rc = disk.checkpoint();
         List<StatementEntry> entries = new ArrayList<>();
         for (StatementEntry e : statements) {
             long[] at = e.backfilled() ? plan.backfillPosition(e.names().getFirst()) : null;
             entries.add(at == null ? e : e.withBackfillPosition(at[0], at[1]));
         }
-        byte[] record = new CheckpointRecord(nextOffset, nextSeq, started ? streamTime : Long.MIN_VALUE, rc,
-                entries).encode();
+        pendingRecord = new CheckpointRecord(nextOffset, nextSeq, started ? streamTime : Long.MIN_VALUE, rc, entries)
+                .encode();
+        pendingReservoirDurable = rc.durable();
         pendingTrimPosition = rc.minPosition();
         pendingOffset = nextOffset;
-        checkpointPending = true;
         lastCheckpointMs = System.currentTimeMillis();
-        lastCheckpoint = durable.checkpoint(record, rc.durable());
-        return lastCheckpoint;
+    }
+
+    /** Saves up to {@code budget} more keys of the checkpoint being taken; hands it to the writer when complete. */
+    private void continueSnapshot(int budget) {
+        if (plan.sweepSnapshot(budget)) {
+            lastCheckpoint = durable.finishCheckpoint(pendingRecord, pendingReservoirDurable);
+            pendingRecord = null;
+            pendingReservoirDurable = null;
+            checkpointPending = true;
+        }
+    }
+
+    /** Completes the checkpoint being taken, if any (before the plan changes, and on demand). */
+    private void finishSnapshot() {
+        if (durable != null && durable.checkpointBegun()) {
+            continueSnapshot(Integer.MAX_VALUE);
+        }
     }
 
     private void maybeCheckpoint() {
+        if (durable.checkpointBegun()) {
+            continueSnapshot(durable.options().snapshotKeysPerEvent());
+            return;
+        }
         boolean running = durable.checkpointRunning();
         if (!running) {
             checkpointDone();
@@ -445,7 +481,8 @@ public final class TaskProcessor implements AutoCloseable {
             due = System.currentTimeMillis() - lastCheckpointMs >= checkpointIntervalMs;
         }
         if (due && (!running || durable.mustWait())) {
-            checkpoint();
+            beginCheckpoint();
+            continueSnapshot(durable.options().snapshotKeysPerEvent());
         }
     }
 

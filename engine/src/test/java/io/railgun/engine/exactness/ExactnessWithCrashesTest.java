@@ -42,7 +42,8 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * back), with a 2 KiB write buffer (full after a few evictions, which brings a checkpoint forward)
  * and a checkpoint interval of 1 ms, made due after about one event in {@value #IDLE_EVERY} by
  * calling {@link TaskProcessor#idle()} as a node does between events: checkpoints are frequent, and
- * often still being written when the next event comes.
+ * often still being written when the next event comes. A checkpoint's snapshot saves one key per
+ * event, so keys changing or evicted while it is being taken go through copy on write.
  *
  * <p>Before a random event (about one in {@value #CRASH_EVERY}) every task is abandoned without a
  * final checkpoint, as a crash leaves it, restored from its last complete checkpoint, and fed its
@@ -145,7 +146,8 @@ class ExactnessWithCrashesTest {
             return TaskStorage.in(root.resolve(partitioner + "-" + partition))
                     .withReservoir(DiskReservoirOptions.defaults().withChunkTargetBytes(512).withSegmentMaxBytes(8 * 1024)
                             .withCache(2, 1 << 20))
-                    .withState(DurableStateOptions.defaults().withHotKeys(HOT_KEYS).withWriteBufferBytes(2048))
+                    .withState(DurableStateOptions.defaults().withHotKeys(HOT_KEYS).withWriteBufferBytes(2048)
+                            .withSnapshotKeysPerEvent(1))
                     .withCheckpointIntervalMs(1);
         }
     }

@@ -127,7 +127,8 @@ class DurableTaskTest {
     }
 
     private TaskStorage storage(int hotKeys) {
-        return TaskStorage.in(dir).withState(DurableStateOptions.defaults().withHotKeys(hotKeys).withWriteBufferBytes(64 * 1024))
+        return TaskStorage.in(dir).withState(DurableStateOptions.defaults().withHotKeys(hotKeys).withWriteBufferBytes(64 * 1024)
+                .withSnapshotKeysPerEvent(7))
                 .withCheckpointIntervalMs(50);
     }
 

@@ -39,14 +39,15 @@ import org.rocksdb.WriteOptions;
  *
  * <p><b>Tiers.</b> A key evicted from the hot tier changed goes to the {@link WriteBuffer} (memory);
  * reading a key that is not hot looks in the write buffer, then in the buffer of the checkpoint
- * being written, then in RocksDB (block cache, bloom filters, disk). RocksDB keys are the key
+ * being taken, then in that of the checkpoint being written, then in RocksDB (block cache, bloom filters, disk). RocksDB keys are the key
  * table's name, a zero byte, then the key's bytes; values are key states as the key table
  * serialises them.
  *
- * <p><b>Checkpoints.</b> {@link #checkpoint} freezes the write buffer (the task has just saved
- * every changed hot key into it) and a background thread writes it, together with the task's
- * checkpoint record, as one synced atomic RocksDB batch, once the given future (the reservoir's
- * files being synced) completes. So RocksDB always holds exactly the last complete checkpoint: a
+ * <p><b>Checkpoints.</b> {@link #beginCheckpoint} sets the write buffer aside as the checkpoint's;
+ * the task adds to it the hot keys changed before that point (its snapshot, saved a few keys per
+ * event, copy on write), then {@link #finishCheckpoint} has a background thread write it, with the
+ * task's checkpoint record, as one synced atomic RocksDB batch, once the given future (the
+ * reservoir's files being synced) completes. So RocksDB always holds exactly the last complete checkpoint: a
  * crash at any point leaves the previous checkpoint or the new one, never a mix. One checkpoint is
  * written at a time; the task's thread only waits when the write buffer reaches twice its budget
  * while one is still being written (back-pressure).
@@ -73,6 +74,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private final Map<String, TableState> tables = new HashMap<>();
     private WriteBuffer current = new WriteBuffer();
     private WriteBuffer spare = new WriteBuffer();
+    private WriteBuffer snapshot; // the checkpoint being taken: changes before it began, then the keys it saves
     private WriteBuffer writing; // frozen, being written by the writer thread
     private CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
     private final byte[] lastRecord;
@@ -181,15 +183,32 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     }
 
     /**
-     * Starts writing a checkpoint: every change since the last one plus {@code record}, atomically,
-     * after {@code after} completes. Waits for the previous checkpoint first when one is still
-     * being written. The returned future completes when the checkpoint is durable.
+     * Begins a checkpoint: the changes so far become its buffer, which the task completes with the
+     * keys of its snapshot ({@link ColdKeys#storeSnapshot}); later changes go to a new buffer.
+     * Waits first for the previous checkpoint's write.
      */
-    public CompletableFuture<Void> checkpoint(byte[] record, CompletableFuture<Void> after) {
+    public void beginCheckpoint() {
+        if (snapshot != null) {
+            throw new IllegalStateException("a checkpoint is already being taken");
+        }
         awaitCheckpoint();
-        WriteBuffer frozen = current;
+        snapshot = current;
         current = spare;
         spare = null;
+    }
+
+    /** Whether a checkpoint was begun and not yet handed to the writer. */
+    public boolean checkpointBegun() {
+        return snapshot != null;
+    }
+
+    /**
+     * Hands the checkpoint begun to the writer thread: its buffer plus {@code record}, atomically,
+     * after {@code after} completes. The returned future completes when it is durable.
+     */
+    public CompletableFuture<Void> finishCheckpoint(byte[] record, CompletableFuture<Void> after) {
+        WriteBuffer frozen = snapshot;
+        snapshot = null;
         writing = frozen;
         long start = System.nanoTime();
         written = after.thenRunAsync(() -> write(frozen, record, start), writer);
@@ -208,9 +227,9 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         }
     }
 
-    /** Called on the task's thread when the write buffer is far over budget: waits for the running checkpoint. */
+    /** Whether the write buffer is so far over budget that the task must wait for the running checkpoint. */
     public boolean mustWait() {
-        return writing != null && current.bytes() >= 2 * options.writeBufferBytes();
+        return current.bytes() >= 2 * options.writeBufferBytes();
     }
 
     private void write(WriteBuffer buffer, byte[] record, long start) {
@@ -311,7 +330,11 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     /** Finds a full key's newest value: write buffers, then RocksDB. */
     private boolean load(int keyLength, StateReader into) {
-        for (WriteBuffer b = current; b != null; b = b == current ? writing : null) {
+        for (int layer = 0; layer < 3; layer++) {
+            WriteBuffer b = layer == 0 ? current : layer == 1 ? snapshot : writing;
+            if (b == null) {
+                continue;
+            }
             int slot = b.find(keyScratch, 0, keyLength);
             if (slot >= 0) {
                 int len = b.valueLength(slot);
@@ -416,6 +439,12 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         public void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
             int n = fullKey(prefix, key, offset, length);
             current.put(keyScratch, 0, n, value, valueOffset, valueLength);
+        }
+
+        @Override
+        public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
+            int n = fullKey(prefix, key, offset, length);
+            snapshot.put(keyScratch, 0, n, value, valueOffset, valueLength);
         }
 
         @Override
