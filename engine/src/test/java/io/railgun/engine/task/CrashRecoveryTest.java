@@ -63,7 +63,7 @@ import org.rocksdb.util.Environment;
  * partition), each with a DiskReservoir and a DurableStateStore whose hot tier holds
  * {@value #HOT_KEYS} keys, a {@value #WRITE_BUFFER_BYTES}-byte write buffer and a 1 ms checkpoint
  * interval, so a checkpoint is being written most of the time — and prints one line per reply. The
- * parent kills it with {@link Process#destroyForcibly()} (SIGKILL on Linux) after a random number
+ * parent kills it with {@link ProcessHandle#destroyForcibly()} (SIGKILL on Linux) after a random number
  * of replies, right after it reports starting a checkpoint, or after a random delay (which also
  * lands in JVM start-up, restore and statement set-up), then starts it again on the same
  * directories, until a run ends by itself. Each run restores every task from its last complete
@@ -446,7 +446,10 @@ public class CrashRecoveryTest {
         List<String> lines = new ArrayList<>();
         String eof = new String("<eof>");
         long[] marks = new long[3]; // first line, replay start, end of output
+        Throwable[] readFailure = new Throwable[1]; // why the reader stopped before the end of the output
         Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            // reads to the end of the output, a killed run's included: its last lines tell which checkpoints
+            // may have completed, so a run is never judged on part of its output (see kill)
             try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     synchronized (lines) {
@@ -461,8 +464,8 @@ public class CrashRecoveryTest {
                     queue.add(line);
                 }
                 marks[2] = System.nanoTime();
-            } catch (IOException ignored) {
-                // the process died
+            } catch (Throwable t) {
+                readFailure[0] = t;
             } finally {
                 queue.add(eof);
             }
@@ -512,7 +515,18 @@ public class CrashRecoveryTest {
             }
         }
         p.waitFor();
-        reader.join(10_000);
+        // the child is gone: what is left of its output is in the pipe (at most its capacity), which the
+        // reader drains to the end of the file
+        reader.join(RUN_TIMEOUT_MS);
+        if (reader.isAlive() || readFailure[0] != null) {
+            AssertionError e = new AssertionError("run " + number + " of seed " + seed + ": the child's output was not read to its end ("
+                    + (reader.isAlive() ? "still reading after " + RUN_TIMEOUT_MS + " ms" : "reader stopped: " + readFailure[0])
+                    + "); its lines cannot be checked");
+            if (readFailure[0] != null) {
+                e.initCause(readFailure[0]);
+            }
+            throw e;
+        }
         List<String> all;
         synchronized (lines) {
             all = List.copyOf(lines);
@@ -540,9 +554,16 @@ public class CrashRecoveryTest {
         return mark == 0 ? -1 : (mark - start) / 1_000_000;
     }
 
+    /**
+     * SIGKILLs the child through its {@link ProcessHandle}, not {@link Process#destroyForcibly()}: the latter
+     * also closes the parent's end of the child's stdout, so the reader would stop at "Stream closed" and
+     * lose the lines still in the pipe — replies and checkpoint starts the child printed before it died,
+     * whose checkpoints may have completed (the reader lags the child most when the machine is loaded).
+     * The restart would then restore past what the parent saw answered.
+     */
     private static boolean kill(Process p) {
         boolean alive = p.isAlive();
-        p.destroyForcibly();
+        p.toHandle().destroyForcibly();
         return alive;
     }
 
