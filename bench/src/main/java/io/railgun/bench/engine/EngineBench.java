@@ -97,6 +97,10 @@ public final class EngineBench {
      * (no attribution) if the field goes.
      */
     private static final VarHandle LAST_CHECKPOINT_MS = lastCheckpointHandle();
+    /** Replay progress for the GC watchdog's message: the event replayed last (every 65,536th is written). */
+    private static volatile int progress = -1;
+    private static volatile int progressEvents;
+    private static volatile int progressWarmup;
 
     private static VarHandle lastCheckpointHandle() {
         try {
@@ -168,9 +172,13 @@ public final class EngineBench {
                     long inGc = ms[i % ms.length] - ms[(i + 1) % ms.length];
                     if (inGc > 0.5 * 60_000) {
                         Runtime rt = Runtime.getRuntime();
-                        System.out.printf("%nABORTED: %,d ms of the last 60 s in GC (%d collections so far; heap %,d of %,d MB used):"
-                                        + " the heap is too small for this workload%n", inGc, gcCount(),
-                                (rt.totalMemory() - rt.freeMemory()) >> 20, rt.maxMemory() >> 20);
+                        int at = progress;
+                        System.out.printf("%nABORTED: %,d ms of the last 60 s in GC (%d collections so far; heap %,d of %,d MB used),"
+                                        + " %s: the heap is too small for this workload%n", inGc, gcCount(),
+                                (rt.totalMemory() - rt.freeMemory()) >> 20, rt.maxMemory() >> 20,
+                                at < 0 ? "before the replay" : String.format(Locale.ROOT,
+                                        "replaying event ~%,d of %,d (%s)", at, progressEvents,
+                                        at < progressWarmup ? "warm-up" : "timed part"));
                         System.out.flush();
                         Runtime.getRuntime().halt(3);
                     }
@@ -302,7 +310,11 @@ public final class EngineBench {
                 System.out.printf("%n=== round %d/%d, state %s: %s%n", round, o.rounds(), state, String.join(" ", childArgs));
                 int rc = new ProcessBuilder(cmd).inheritIO().start().waitFor();
                 if (rc != 0) {
-                    throw new IllegalStateException("the " + state + " run failed (exit " + rc + ")");
+                    String failure = String.format(Locale.ROOT, "{\"round\":%d,\"harness\":\"engine\",\"failed\":\"%s\",\"exit\":%d}",
+                            round, state, rc);
+                    rows.add(failure);
+                    (state.equals("memory") ? memoryRows : durableRows).add(failure);
+                    continue;
                 }
                 Options child = parse(childArgs.toArray(new String[0]));
                 for (String line : Files.readAllLines(resultsDir().resolve("engine-" + label(child) + ".json"))) {
@@ -324,9 +336,15 @@ public final class EngineBench {
                 "p50 µs", "p99 µs", "p99.9 µs", "p99.99 µs", "max µs", "checkpoints", "evictions", "RocksDB MB", "CPU", "runq");
         for (int i = 0; i < o.rounds(); i++) {
             for (String r : List.of(memoryRows.get(i), durableRows.get(i))) {
+                String name = r.contains("\"state\":\"durable\"") || r.contains("\"failed\":\"durable\"") ? "durable" : "memory";
+                name += o.rounds() > 1 ? " " + (i + 1) : "";
+                if (r.contains("\"failed\"")) {
+                    System.out.printf("%-10s failed (exit %s; see its output above)%n", name, field(r, "exit"));
+                    continue;
+                }
                 boolean d = r.contains("\"state\":\"durable\"");
                 System.out.printf("%-10s %,12.0f %10.1f %9.2f %9.2f %9.2f %9.2f %,10.0f %12s %10s %12s %5.0f%% %5.0f%%%n",
-                        (d ? "durable" : "memory") + (o.rounds() > 1 ? " " + (i + 1) : ""), num(r, "eventsPerSecond"),
+                        name, num(r, "eventsPerSecond"),
                         num(r, "allocBytesPerEvent"), num(r, "p50Us"), num(r, "p99Us"), num(r, "p999Us"), num(r, "p9999Us"),
                         num(r, "maxUs"),
                         d ? String.format(Locale.ROOT, "%.0f", num(r, "checkpointsTimed")) : "-",
@@ -335,9 +353,8 @@ public final class EngineBench {
                         100 * num(r, "replayCpuShare"), 100 * num(r, "replayRunQueueShare"));
             }
         }
-        double memoryRate = median(memoryRows, "eventsPerSecond");
-        double durableRate = median(durableRows, "eventsPerSecond");
-        double ratio = durableRate / memoryRate;
+        List<String> memoryOk = memoryRows.stream().filter(r -> !r.contains("\"failed\"")).toList();
+        List<String> durableOk = durableRows.stream().filter(r -> !r.contains("\"failed\"")).toList();
         Set<String> checksums = new HashSet<>();
         for (String r : rows) {
             if (r.contains("\"state\":")) {
@@ -345,18 +362,31 @@ public final class EngineBench {
             }
         }
         boolean same = checksums.size() == 1;
-        System.out.printf("durable / memory throughput: %.3f%s; p99.9 durable / memory: %.2f; checksums %s %s%n",
-                ratio, o.rounds() > 1 ? String.format(Locale.ROOT, " (medians %,.0f / %,.0f ev/s)", durableRate, memoryRate) : "",
-                median(durableRows, "p999Us") / median(memoryRows, "p999Us"), same ? "equal" : "DIFFER", checksums);
-        rows.add(String.format(Locale.ROOT,
-                "{\"harness\":\"engine\",\"comparison\":\"state\",\"query\":\"%s\",\"cards\":%d,\"events\":%d,\"hotKeys\":%d,"
-                        + "\"reservoir\":\"%s\",\"rounds\":%d,\"memoryEventsPerSecond\":%.0f,\"durableEventsPerSecond\":%.0f,"
-                        + "\"durableOverMemoryThroughput\":%.4f,\"checksumsEqual\":%b}",
-                o.query(), o.cards(), o.events(), o.hotKeys(), o.disk() ? "disk" : "memory", o.rounds(), memoryRate,
-                durableRate, ratio, same));
+        boolean failed = memoryOk.size() < o.rounds() || durableOk.size() < o.rounds();
+        if (memoryOk.isEmpty() || durableOk.isEmpty()) {
+            System.out.printf("no ratio: %s failed; checksums %s %s%n", memoryOk.isEmpty() ? "every memory run" : "every durable run",
+                    same ? "equal" : "DIFFER", checksums);
+        } else {
+            double memoryRate = median(memoryOk, "eventsPerSecond");
+            double durableRate = median(durableOk, "eventsPerSecond");
+            double ratio = durableRate / memoryRate;
+            System.out.printf("durable / memory throughput: %.3f%s; p99.9 durable / memory: %.2f; checksums %s %s%s%n",
+                    ratio, o.rounds() > 1 ? String.format(Locale.ROOT, " (medians %,.0f / %,.0f ev/s)", durableRate, memoryRate) : "",
+                    median(durableOk, "p999Us") / median(memoryOk, "p999Us"), same ? "equal" : "DIFFER", checksums,
+                    failed ? " (over the runs that completed)" : "");
+            rows.add(String.format(Locale.ROOT,
+                    "{\"harness\":\"engine\",\"comparison\":\"state\",\"query\":\"%s\",\"cards\":%d,\"events\":%d,\"hotKeys\":%d,"
+                            + "\"reservoir\":\"%s\",\"rounds\":%d,\"memoryEventsPerSecond\":%.0f,\"durableEventsPerSecond\":%.0f,"
+                            + "\"durableOverMemoryThroughput\":%.4f,\"checksumsEqual\":%b,\"allCompleted\":%b}",
+                    o.query(), o.cards(), o.events(), o.hotKeys(), o.disk() ? "disk" : "memory", o.rounds(), memoryRate,
+                    durableRate, ratio, same, !failed));
+        }
         Path out = resultsDir().resolve("engine-" + label(o) + "-compare-state.json");
         Files.write(out, rows);
         System.out.println("results: " + out.toAbsolutePath());
+        if (failed || !same) {
+            System.exit(1);
+        }
     }
 
     private static double median(List<String> rows, String key) {
@@ -436,7 +466,12 @@ public final class EngineBench {
         TaskProcessor[] taskArray = tasks.toArray(new TaskProcessor[0]);
         EventRow row = new EventRow();
         double checksum = 0;
+        progressEvents = batch.size();
+        progressWarmup = warmup;
         for (int i = 0; i < warmup; i++) {
+            if ((i & 0xFFFF) == 0) {
+                progress = i;
+            }
             checksum += replay(taskArray, batch.wrap(row, i));
         }
 
@@ -648,6 +683,9 @@ public final class EngineBench {
         VarHandle lastCheckpoint = LAST_CHECKPOINT_MS;
         double sum = 0;
         for (int i = from; i < to; i++) {
+            if ((i & 0xFFFF) == 0) {
+                progress = i;
+            }
             batch.wrap(row, i);
             long eventNs = 0;
             long end = 0;
