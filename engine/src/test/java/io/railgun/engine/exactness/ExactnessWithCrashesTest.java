@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -182,16 +181,5 @@ class ExactnessWithCrashesTest {
     @AfterContainer
     static void report() {
         System.out.println("[exactness with durable state and crashes] " + CRASHES[0] + " crashes; " + COVERAGE.report());
-    }
-
-    static void deleteTree(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

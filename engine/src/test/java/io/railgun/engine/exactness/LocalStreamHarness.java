@@ -11,10 +11,16 @@ import io.railgun.engine.query.QueryException;
 import io.railgun.engine.schema.Schema;
 import io.railgun.engine.reservoir.ReservoirFactory;
 import io.railgun.engine.task.TaskOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Runs exactness cases against the in-process {@link LocalStream}, its tasks' reservoirs made by a
@@ -71,5 +77,17 @@ class LocalStreamHarness implements EngineUnderTest.Harness {
         EventRowWriter writer = new EventRowWriter();
         return (event, partitioner, partitions) ->
                 LocalStream.partitionOf(Rows.write(writer, schema, event), schema.field(partitioner), partitions);
+    }
+
+    /** Deletes a case's temporary directory tree (harnesses that put tasks on disk). */
+    static void deleteTree(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -31,10 +31,6 @@ final class WriteBuffer {
         return used + keyBytes + 16L * count;
     }
 
-    boolean isEmpty() {
-        return count == 0 && droppedPrefixes.isEmpty();
-    }
-
     int count() {
         return count;
     }
