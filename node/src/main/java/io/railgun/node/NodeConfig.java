@@ -1,0 +1,133 @@
+package io.railgun.node;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Everything a node is started with (SPEC §2). The CLI builds it from flags, a config file and
+ * {@code RAILGUN_*} environment variables; tests build it directly.
+ *
+ * @param host                 HTTP bind address (127.0.0.1 by default: not reachable from other machines)
+ * @param port                 HTTP port (7070; 0 picks a free one)
+ * @param dataDir              all local data: tasks' reservoirs and state, the embedded broker's log
+ * @param kafka                bootstrap servers of an external cluster, or null to start an embedded broker
+ * @param brokerPort           the embedded broker's port (0 picks a free one); unused with {@code kafka}
+ * @param nodeId               this node's name in the cluster (consumer group member ids, its reply topic)
+ * @param processors           processor units: threads each running a set of tasks
+ * @param replication          copies of each task (1 until the distribution issue) and of each topic
+ * @param ingestToken          bearer token for events and point reads, or null (no check)
+ * @param adminToken           bearer token for everything (streams, metrics, events, reads), or null
+ * @param tlsKeystore          PKCS12 keystore of the HTTPS certificate, or null for plain HTTP
+ * @param tlsKeystorePassword  its password
+ * @param kafkaProperties      passed to every Kafka client the node creates (security.protocol, sasl.*, ssl.* ...)
+ * @param maxBodyBytes         largest request body accepted (413 beyond)
+ * @param maxBatchEvents       most events in one batch (413 beyond)
+ * @param requestTimeoutMs     how long a request waits for its replies before 503 with Retry-After
+ * @param checkpointIntervalMs how often each task checkpoints
+ * @param hotKeys              hot-tier keys per GROUP BY field list per task
+ * @param minDedupHorizonMs    the shortest dedup horizon (event ids remembered at least this long)
+ */
+public record NodeConfig(
+        String host,
+        int port,
+        Path dataDir,
+        String kafka,
+        int brokerPort,
+        String nodeId,
+        int processors,
+        int replication,
+        String ingestToken,
+        String adminToken,
+        Path tlsKeystore,
+        String tlsKeystorePassword,
+        Map<String, String> kafkaProperties,
+        long maxBodyBytes,
+        int maxBatchEvents,
+        long requestTimeoutMs,
+        long checkpointIntervalMs,
+        int hotKeys,
+        long minDedupHorizonMs) {
+
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 7070;
+
+    public NodeConfig {
+        kafkaProperties = Map.copyOf(kafkaProperties);
+        if (processors < 1) {
+            throw new IllegalArgumentException("processors must be at least 1");
+        }
+        if (replication < 1) {
+            throw new IllegalArgumentException("replication must be at least 1");
+        }
+        if (nodeId == null || !nodeId.matches("[A-Za-z0-9._-]{1,100}")) {
+            throw new IllegalArgumentException("node id must be 1-100 characters of letters, digits, '.', '_' or '-'");
+        }
+    }
+
+    /** The single-node default of {@code ./railgun start}: embedded broker, data under {@code ./data}. */
+    public static NodeConfig defaults() {
+        return new NodeConfig(DEFAULT_HOST, DEFAULT_PORT, Path.of("data"), null, 0, "node-1",
+                Math.max(1, Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
+                16L << 20, 10_000, 10_000, 10_000, 1_000_000, 3_600_000L);
+    }
+
+    public NodeConfig withHttp(String newHost, int newPort) {
+        return new NodeConfig(newHost, newPort, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+    }
+
+    public NodeConfig withDataDir(Path dir) {
+        return new NodeConfig(host, port, dir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+    }
+
+    public NodeConfig withKafka(String bootstrap) {
+        return new NodeConfig(host, port, dataDir, bootstrap, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+    }
+
+    public NodeConfig withTokens(String ingest, String admin) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingest, admin,
+                tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
+                checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+    }
+
+    public NodeConfig withTls(Path keystore, String password) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, keystore, password, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
+                checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+    }
+
+    public NodeConfig withLimits(long bodyBytes, int batchEvents, long timeoutMs) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, bodyBytes, batchEvents, timeoutMs,
+                checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+    }
+
+    public NodeConfig withProcessors(int units) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, units, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+    }
+
+    public NodeConfig withNodeId(String id) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, id, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+    }
+
+    public NodeConfig withKafkaProperties(Map<String, String> props) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, props, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
+                checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+    }
+
+    public NodeConfig withEngine(long checkpointMs, int hotKeyLimit, long minDedupMs) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointMs, hotKeyLimit, minDedupMs);
+    }
+}
