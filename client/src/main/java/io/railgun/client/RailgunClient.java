@@ -1,0 +1,464 @@
+package io.railgun.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The typed client of Railgun's HTTP API (SPEC §3): one method per endpoint.
+ *
+ * <table>
+ *   <caption>Endpoints</caption>
+ *   <tr><th>Method</th><th>Request</th></tr>
+ *   <tr><td>{@link #createStream}</td><td>{@code PUT /v1/streams/{stream}} (§3.1)</td></tr>
+ *   <tr><td>{@link #stream}</td><td>{@code GET /v1/streams/{stream}}</td></tr>
+ *   <tr><td>{@link #streams}</td><td>{@code GET /v1/streams}</td></tr>
+ *   <tr><td>{@link #deleteStream}</td><td>{@code DELETE /v1/streams/{stream}}</td></tr>
+ *   <tr><td>{@link #addMetrics}</td><td>{@code POST /v1/streams/{stream}/metrics} (§3.2)</td></tr>
+ *   <tr><td>{@link #metrics}</td><td>{@code GET /v1/streams/{stream}/metrics}</td></tr>
+ *   <tr><td>{@link #deleteMetric}</td><td>{@code DELETE /v1/streams/{stream}/metrics/{name}}</td></tr>
+ *   <tr><td>{@link #send}, {@link #sendAsync}, {@link #sendJsonAsync}</td>
+ *       <td>{@code POST /v1/streams/{stream}/events} (§3.3)</td></tr>
+ *   <tr><td>{@link #sendBatch}, {@link #sendBatchAsync}</td>
+ *       <td>{@code POST /v1/streams/{stream}/events:batch}</td></tr>
+ *   <tr><td>{@link #read}</td><td>{@code GET /v1/streams/{stream}/metrics/{name}?field=value...} (§3.4)</td></tr>
+ *   <tr><td>{@link #health}</td><td>{@code GET /health} (§3.5)</td></tr>
+ * </table>
+ *
+ * <p>Every request carries {@code Accept: application/json}, JSON bodies {@code Content-Type:
+ * application/json}, and, when a token is configured, {@code Authorization: Bearer <token>}. Names
+ * in paths and point-read keys are percent-encoded (UTF-8). A non-2xx reply, or no reply at all,
+ * is a {@link RailgunException}; expected outcomes of an event (duplicate, dropped as late) are
+ * fields of its {@link EventReply}.
+ *
+ * <p>Thread-safe: one client is meant to be shared by all threads of an application. It holds one
+ * {@link HttpClient} (HTTP/1.1, kept-alive connections); the futures of the asynchronous calls
+ * complete on the configured executor (by default, the HttpClient's own pool), so callbacks that
+ * block should move to another executor. {@link #close()} waits for requests in flight.
+ *
+ * <pre>{@code
+ * try (RailgunClient client = RailgunClient.builder().baseUri("http://127.0.0.1:7070").build()) {
+ *     EventReply reply = client.send("payments", Map.of("id", "e1", "card", "c1", "amount", 12.5));
+ * }
+ * }</pre>
+ */
+public final class RailgunClient implements AutoCloseable {
+    /** {@code http://127.0.0.1:7070}, where {@code ./railgun start} listens. */
+    public static final URI DEFAULT_BASE_URI = URI.create("http://127.0.0.1:7070");
+    /** How long a request waits for its reply unless told otherwise. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final String JSON = "application/json";
+
+    private final HttpClient http;
+    private final Endpoints endpoints;
+    private final String authorization;
+    private final Duration requestTimeout;
+
+    private RailgunClient(Builder builder) {
+        this.endpoints = new Endpoints(builder.baseUri);
+        this.authorization = builder.token == null ? null : "Bearer " + builder.token;
+        this.requestTimeout = builder.requestTimeout;
+        HttpClient.Builder http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(builder.requestTimeout);
+        if (builder.sslContext != null) {
+            http.sslContext(builder.sslContext);
+        }
+        if (builder.executor != null) {
+            http.executor(builder.executor);
+        }
+        this.http = http.build();
+    }
+
+    /** A builder with the defaults: {@link #DEFAULT_BASE_URI}, no token, {@link #DEFAULT_REQUEST_TIMEOUT}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The base URI the API's paths are appended to. */
+    public URI baseUri() {
+        return endpoints.base();
+    }
+
+    // --- streams (SPEC §3.1) ---------------------------------------------------------------
+
+    /**
+     * {@code PUT /v1/streams/{name}} with {@code spec}: creates the stream, or changes an existing
+     * one's schema compatibly (a new nullable field).
+     *
+     * @return {@link StreamPutResult#CREATED} for 201, {@link StreamPutResult#UPDATED} for 200
+     * @throws RailgunException 409 on an incompatible change, 400 on an invalid spec
+     */
+    public StreamPutResult createStream(String name, StreamSpec spec) {
+        HttpResponse<byte[]> response = call(jsonRequest(endpoints.stream(name), "PUT", JsonCodec.streamSpec(spec)));
+        return response.statusCode() == 201 ? StreamPutResult.CREATED : StreamPutResult.UPDATED;
+    }
+
+    /**
+     * {@code GET /v1/streams/{name}}: the stream's current definition, in the shape of its PUT body.
+     *
+     * @throws RailgunException 404 when there is no such stream
+     */
+    public StreamSpec stream(String name) {
+        return decode(call(request(endpoints.stream(name)).GET().build()), JsonCodec::streamSpec);
+    }
+
+    /**
+     * {@code GET /v1/streams}, whose body is {@code {"streams": [{"name": "payments", "fields":
+     * {...}, "eventId": ..., <the other attributes of the PUT body>}, ...]}}.
+     *
+     * @return stream name → definition, in the node's order (unmodifiable)
+     */
+    public Map<String, StreamSpec> streams() {
+        return Collections.unmodifiableMap(decode(call(request(endpoints.streams()).GET().build()), JsonCodec::streams));
+    }
+
+    /**
+     * {@code DELETE /v1/streams/{name}}.
+     *
+     * @throws RailgunException 404 when there is no such stream
+     */
+    public void deleteStream(String name) {
+        call(request(endpoints.stream(name)).DELETE().build());
+    }
+
+    // --- metrics (SPEC §3.2) ---------------------------------------------------------------
+
+    /**
+     * {@code POST /v1/streams/{stream}/metrics} with {@code {"query": query}}, leaving {@code
+     * backfill} to the node's default.
+     *
+     * @return the new metrics' names, from the 201 body {@code {"metrics": [...]}}
+     * @throws RailgunException 400 on a syntax or semantic error (the message gives the position
+     *                          and a hint), 404 for an unknown stream
+     */
+    public List<String> addMetrics(String stream, String query) {
+        return addMetrics(stream, JsonCodec.metricsRequest(query, null));
+    }
+
+    /**
+     * {@code POST /v1/streams/{stream}/metrics} with {@code {"query": query, "backfill": backfill}};
+     * with backfill the new metrics are first computed from the events already stored.
+     *
+     * @return the new metrics' names
+     * @throws RailgunException 400 on a syntax or semantic error, 404 for an unknown stream
+     */
+    public List<String> addMetrics(String stream, String query, boolean backfill) {
+        return addMetrics(stream, JsonCodec.metricsRequest(query, backfill));
+    }
+
+    private List<String> addMetrics(String stream, byte[] body) {
+        return decode(call(jsonRequest(endpoints.metrics(stream), "POST", body)), JsonCodec::metricNames);
+    }
+
+    /**
+     * {@code GET /v1/streams/{stream}/metrics}, whose body is {@code {"metrics": [{"name": ...,
+     * "statement": ..., ...}, ...]}}.
+     *
+     * @return the stream's metrics in the node's order
+     */
+    public List<MetricInfo> metrics(String stream) {
+        return decode(call(request(endpoints.metrics(stream)).GET().build()), JsonCodec::metricInfos);
+    }
+
+    /**
+     * {@code DELETE /v1/streams/{stream}/metrics/{name}}.
+     *
+     * @throws RailgunException 404 for an unknown stream or metric
+     */
+    public void deleteMetric(String stream, String name) {
+        call(request(endpoints.metric(stream, name)).DELETE().build());
+    }
+
+    // --- events (SPEC §3.3) ----------------------------------------------------------------
+
+    /**
+     * {@code POST /v1/streams/{stream}/events} with {@code event} as a JSON object (in the map's
+     * iteration order; values Long/Integer, Double, String, Boolean, null, or an {@link
+     * java.time.Instant} written as ISO-8601), and waits for the reply.
+     *
+     * @return every metric of the stream for this event, and whether it was a duplicate or dropped
+     * @throws RailgunException 4xx for a bad event or unknown stream, 503 (with {@link
+     *                          RailgunException#retryAfterSeconds()}) when the node could not answer
+     *                          in time, status 0 when unreachable
+     */
+    public EventReply send(String stream, Map<String, ?> event) {
+        return decode(call(jsonRequest(endpoints.events(stream), "POST", JsonCodec.write(event))), JsonCodec::eventReply);
+    }
+
+    /**
+     * As {@link #send}, without blocking: the future completes with the reply, or exceptionally
+     * with a {@link RailgunException} (wrapped in a {@link CompletionException} by {@code join}).
+     */
+    public CompletableFuture<EventReply> sendAsync(String stream, Map<String, ?> event) {
+        HttpRequest request = jsonRequest(endpoints.events(stream), "POST", JsonCodec.write(event));
+        return callAsync(request).thenApply(response -> decode(response, JsonCodec::eventReply));
+    }
+
+    /**
+     * {@code POST /v1/streams/{stream}/events:batch} with the events as a JSON array.
+     *
+     * @return one reply per event, in the events' order
+     * @throws RailgunException as {@link #send}; 413 when the batch is larger than the node accepts
+     */
+    public List<EventReply> sendBatch(String stream, List<? extends Map<String, ?>> events) {
+        return decode(call(jsonRequest(endpoints.batch(stream), "POST", JsonCodec.write(events))),
+                JsonCodec::eventReplies);
+    }
+
+    /** As {@link #sendBatch}, without blocking. */
+    public CompletableFuture<List<EventReply>> sendBatchAsync(String stream, List<? extends Map<String, ?>> events) {
+        HttpRequest request = jsonRequest(endpoints.batch(stream), "POST", JsonCodec.write(events));
+        return callAsync(request).thenApply(response -> decode(response, JsonCodec::eventReplies));
+    }
+
+    /**
+     * The fast path for load injectors: {@code POST /v1/streams/{stream}/events} with {@code
+     * eventJson} sent as it is (one JSON object, UTF-8; not checked, not copied: do not change it
+     * until the future completes), completing with the response as it arrived. No JSON is parsed
+     * or written on the client's side.
+     *
+     * @return a future of the response, whatever its status (a non-2xx status is not an
+     *         exception here); it completes exceptionally with a {@link RailgunException} only when
+     *         there is no response (status 0: {@code unreachable}, {@code timeout})
+     */
+    public CompletableFuture<RawResponse> sendJsonAsync(String stream, byte[] eventJson) {
+        HttpRequest request = jsonRequest(endpoints.events(stream), "POST", eventJson);
+        return callAsync(request).thenApply(
+                response -> new RawResponse(response.statusCode(), response.body(), retryAfterSeconds(response)));
+    }
+
+    /**
+     * Decodes a {@link RawResponse} of {@link #sendJsonAsync} as {@link #sendAsync} would have.
+     *
+     * @throws RailgunException when its status is not 2xx, or its body not an event reply
+     */
+    public EventReply decodeEventReply(RawResponse raw) {
+        if (!raw.isSuccess()) {
+            throw error(raw.status(), raw.body(), raw.retryAfterSeconds());
+        }
+        return decode(raw.status(), raw.body(), JsonCodec::eventReply);
+    }
+
+    // --- point reads (SPEC §3.4) -----------------------------------------------------------
+
+    /**
+     * {@code GET /v1/streams/{stream}/metrics/{metric}?field=value...}: the metric's current value
+     * for {@code key} (one entry per GROUP BY field, values written with {@code String.valueOf}),
+     * without sending an event.
+     *
+     * @throws IllegalArgumentException when a key value is null (the query string cannot say it)
+     * @throws RailgunException         404 for an unknown stream or metric, 409 while the metric is
+     *                                  being backfilled, 400 for a wrong key
+     */
+    public PointRead read(String stream, String metric, Map<String, ?> key) {
+        return decode(call(request(endpoints.pointRead(stream, metric, key)).GET().build()),
+                root -> JsonCodec.pointRead(root, metric, key));
+    }
+
+    // --- operations (SPEC §3.5) ------------------------------------------------------------
+
+    /** {@code GET /health}: true when the node answers 2xx; false for any other status or no answer. */
+    public boolean health() {
+        try {
+            HttpResponse<byte[]> response = exchange(request(endpoints.health()).GET().build());
+            return response.statusCode() >= 200 && response.statusCode() < 300;
+        } catch (RailgunException e) {
+            return false;
+        }
+    }
+
+    /** Waits for the requests in flight, then releases the connections and threads. */
+    @Override
+    public void close() {
+        http.close();
+    }
+
+    // --- plumbing --------------------------------------------------------------------------
+
+    private HttpRequest.Builder request(URI uri) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).header("Accept", JSON);
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return request;
+    }
+
+    private HttpRequest jsonRequest(URI uri, String method, byte[] body) {
+        return request(uri).header("Content-Type", JSON).method(method, HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
+    }
+
+    /** Sends and waits; a 2xx response, else a RailgunException. */
+    private HttpResponse<byte[]> call(HttpRequest request) {
+        HttpResponse<byte[]> response = exchange(request);
+        requireSuccess(response);
+        return response;
+    }
+
+    private HttpResponse<byte[]> exchange(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw transportFailure(request, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RailgunException(0, RailgunException.INTERRUPTED,
+                    "interrupted while waiting for " + request.method() + " " + request.uri(), 0, e);
+        }
+    }
+
+    /** Any response, or a failed future of a RailgunException when there is none. */
+    private CompletableFuture<HttpResponse<byte[]>> callAsync(HttpRequest request) {
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                throw transportFailure(request, cause);
+            }
+            return response;
+        });
+    }
+
+    private RailgunException transportFailure(HttpRequest request, Throwable cause) {
+        String what = request.method() + " " + request.uri();
+        if (cause instanceof HttpTimeoutException && !(cause instanceof HttpConnectTimeoutException)) {
+            return new RailgunException(0, RailgunException.TIMEOUT, "no reply to " + what + " within " + requestTimeout
+                    + "; it may or may not have been applied (resending an event is safe: its eventId is deduplicated)",
+                    0, cause);
+        }
+        return new RailgunException(0, RailgunException.UNREACHABLE, "cannot reach the Railgun node for " + what + ": "
+                + cause + "; check that it runs (./railgun start) and that the base URI is right", 0, cause);
+    }
+
+    private static void requireSuccess(HttpResponse<byte[]> response) {
+        int status = response.statusCode();
+        if (status < 200 || status >= 300) {
+            throw error(status, response.body(), retryAfterSeconds(response));
+        }
+    }
+
+    private static RailgunException error(int status, byte[] body, int retryAfterSeconds) {
+        JsonCodec.ErrorBody error = JsonCodec.error(body);
+        if (error != null) {
+            return new RailgunException(status, error.code(), error.message(), retryAfterSeconds, null);
+        }
+        String text = JsonCodec.excerpt(body);
+        return new RailgunException(status, "http_" + status, text.isEmpty() ? "HTTP " + status + " with no body" : text,
+                retryAfterSeconds, null);
+    }
+
+    /** Retry-After in delay-seconds (what the node sends); 0 when absent or in another form. */
+    private static int retryAfterSeconds(HttpResponse<?> response) {
+        return response.headers().firstValue("Retry-After").map(value -> {
+            try {
+                return Math.max(0, Integer.parseInt(value.strip()));
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }).orElse(0);
+    }
+
+    @FunctionalInterface
+    private interface Decoder<T> {
+        T decode(JsonNode root) throws IOException;
+    }
+
+    private static <T> T decode(HttpResponse<byte[]> response, Decoder<T> decoder) {
+        requireSuccess(response);
+        return decode(response.statusCode(), response.body(), decoder);
+    }
+
+    private static <T> T decode(int status, byte[] body, Decoder<T> decoder) {
+        try {
+            return decoder.decode(JsonCodec.readTree(body));
+        } catch (IOException e) {
+            throw new RailgunException(status, RailgunException.BAD_RESPONSE,
+                    "the node's reply is not the JSON SPEC §3 describes (" + e.getMessage() + "): "
+                            + JsonCodec.excerpt(body), 0, e);
+        }
+    }
+
+    /**
+     * Configures a {@link RailgunClient}. Not thread-safe; {@link #build()} may be called more than
+     * once.
+     */
+    public static final class Builder {
+        private URI baseUri = DEFAULT_BASE_URI;
+        private String token;
+        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+        private SSLContext sslContext;
+        private Executor executor;
+
+        private Builder() {}
+
+        /** Where the node listens, e.g. {@code http://127.0.0.1:7070} or {@code https://node1:7443}. */
+        public Builder baseUri(URI uri) {
+            this.baseUri = Objects.requireNonNull(uri, "uri");
+            return this;
+        }
+
+        public Builder baseUri(String uri) {
+            return baseUri(URI.create(uri));
+        }
+
+        /** Sent as {@code Authorization: Bearer <token>} on every request; null sends none. */
+        public Builder token(String bearerToken) {
+            if (bearerToken != null && (bearerToken.isBlank() || bearerToken.chars().anyMatch(c -> c < 0x21 || c > 0x7E))) {
+                throw new IllegalArgumentException("a bearer token must be non-empty printable ASCII without spaces");
+            }
+            this.token = bearerToken;
+            return this;
+        }
+
+        /**
+         * How long a request may wait for its reply (also the connect timeout); default
+         * {@link #DEFAULT_REQUEST_TIMEOUT}.
+         */
+        public Builder requestTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("request timeout must be positive, not " + timeout);
+            }
+            this.requestTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * The TLS context for an {@code https} base URI, e.g. one whose trust manager trusts the
+         * node's self-signed certificate; null uses the JDK's default trust store. Host names are
+         * still verified against the certificate.
+         */
+        public Builder sslContext(SSLContext context) {
+            this.sslContext = context;
+            return this;
+        }
+
+        /** The executor asynchronous results complete on; null uses the HttpClient's own pool. */
+        public Builder executor(Executor executor) {
+            this.executor = executor;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when the base URI is not http(s)://host[:port][/path] */
+        public RailgunClient build() {
+            return new RailgunClient(this);
+        }
+    }
+}
