@@ -1,0 +1,220 @@
+package io.railgun.node.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real single-node KRaft broker: data kept across a restart, and a SASL/PLAIN client listener. */
+@Tag("kafka")
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class EmbeddedBrokerTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void keepsTopicsAndRecordsAcrossARestart() throws Exception {
+        Set<String> threadsBefore = liveThreads();
+        String clusterId;
+        try (EmbeddedBroker broker = timedStart("first start (formats)", Map.of())) {
+            clusterId = broker.clusterId();
+            assertThat(broker.bootstrapServers()).isEqualTo("127.0.0.1:" + broker.port());
+            try (Admin admin = Admin.create(clientProps(broker, Map.of()))) {
+                admin.createTopics(List.of(new NewTopic("events", 2, (short) 1))).all().get();
+            }
+            try (KafkaProducer<String, String> producer = producer(broker, Map.of())) {
+                RecordMetadata sent = producer.send(new ProducerRecord<>("events", 1, "k", "kept")).get();
+                assertThat(sent.offset()).isZero();
+            }
+            assertThat(readAll(broker, "events", 1, 1)).containsExactly("k=kept");
+        }
+        printThreadsLeft("after the first close", threadsBefore);
+
+        try (EmbeddedBroker broker = timedStart("restart (same dir)", Map.of())) {
+            assertThat(broker.clusterId()).isEqualTo(clusterId);
+            try (Admin admin = Admin.create(clientProps(broker, Map.of()))) {
+                assertThat(admin.listTopics().names().get()).contains("events");
+            }
+            assertThat(readAll(broker, "events", 1, 1)).containsExactly("k=kept");
+            assertThat(readWithGroup(broker, "events")).containsExactly("k=kept");
+        }
+        printThreadsLeft("after the second close", threadsBefore);
+    }
+
+    @Test
+    void saslPlainListenerAcceptsTheRightCredentialsOnly() throws Exception {
+        Map<String, String> overrides = Map.of(
+                "listener.security.protocol.map", "CLIENT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "sasl.mechanism.inter.broker.protocol", "PLAIN",
+                // username/password: the broker's own inter-broker clients; user_*: who may connect
+                "listener.name.client.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                        + " username=\"broker\" password=\"broker-secret\""
+                        + " user_broker=\"broker-secret\" user_alice=\"alice-secret\";");
+        try (EmbeddedBroker broker = timedStart("SASL_PLAINTEXT start", overrides)) {
+            Map<String, Object> alice = sasl("alice", "alice-secret");
+            try (Admin admin = Admin.create(clientProps(broker, alice))) {
+                admin.createTopics(List.of(new NewTopic("secured", 1, (short) 1))).all().get();
+            }
+            try (KafkaProducer<String, String> producer = producer(broker, alice)) {
+                assertThat(producer.send(new ProducerRecord<>("secured", "k", "v")).get().offset()).isZero();
+            }
+
+            try (Admin intruder = Admin.create(clientProps(broker, sasl("alice", "wrong")))) {
+                assertThatThrownBy(() -> intruder.createTopics(List.of(new NewTopic("nope", 1, (short) 1)))
+                        .all().get())
+                        .isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(SaslAuthenticationException.class);
+            }
+            try (Admin admin = Admin.create(clientProps(broker, alice))) {
+                assertThat(admin.listTopics().names().get()).contains("secured").doesNotContain("nope");
+            }
+        }
+    }
+
+    @Test
+    void refusesAPortInUseWithAClearMessage() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            assertThatThrownBy(() -> EmbeddedBroker.start(dataDir, taken.getLocalPort(), Map.of()))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("127.0.0.1:" + taken.getLocalPort() + " is already in use");
+        }
+    }
+
+    @Test
+    void refusesOverridesOfTheListenersAndStorage() {
+        assertThatThrownBy(() -> EmbeddedBroker.start(dataDir, 0, Map.of("listeners", "CLIENT://127.0.0.1:9092")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[listeners]");
+    }
+
+    private EmbeddedBroker timedStart(String what, Map<String, String> overrides) {
+        long startNs = System.nanoTime();
+        EmbeddedBroker broker = EmbeddedBroker.start(dataDir, 0, overrides);
+        System.out.printf("EmbeddedBroker %s: %d ms, %s, used heap %d MiB%n", what,
+                (System.nanoTime() - startNs) / 1_000_000, broker.bootstrapServers(), usedHeapMiB());
+        return broker;
+    }
+
+    private static String plainJaas(String user, String password) {
+        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user
+                + "\" password=\"" + password + "\";";
+    }
+
+    private static Map<String, Object> sasl(String user, String password) {
+        return Map.of(
+                CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT",
+                SaslConfigs.SASL_MECHANISM, "PLAIN",
+                SaslConfigs.SASL_JAAS_CONFIG, plainJaas(user, password));
+    }
+
+    private static Map<String, Object> clientProps(EmbeddedBroker broker, Map<String, Object> extra) {
+        Map<String, Object> p = new HashMap<>(extra);
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) WAIT.toMillis());
+        return p;
+    }
+
+    private static KafkaProducer<String, String> producer(EmbeddedBroker broker, Map<String, Object> extra) {
+        Map<String, Object> p = new HashMap<>(extra);
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) WAIT.toMillis());
+        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    private static Map<String, Object> consumerProps(EmbeddedBroker broker) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return p;
+    }
+
+    /** Reads partition {@code partition} from the start until {@code count} records came, as key=value. */
+    private static List<String> readAll(EmbeddedBroker broker, String topic, int partition, int count) {
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(consumerProps(broker), new StringDeserializer(), new StringDeserializer())) {
+            TopicPartition tp = new TopicPartition(topic, partition);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            return poll(consumer, count);
+        }
+    }
+
+    /** Reads with a consumer group: needs {@code __consumer_offsets} (replication factor 1). */
+    private static List<String> readWithGroup(EmbeddedBroker broker, String topic) {
+        Map<String, Object> p = consumerProps(broker);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-group");
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            List<String> read = poll(consumer, 1);
+            consumer.commitSync();
+            return read;
+        }
+    }
+
+    private static List<String> poll(KafkaConsumer<String, String> consumer, int count) {
+        List<String> read = new ArrayList<>();
+        long deadlineNs = System.nanoTime() + WAIT.toNanos();
+        while (read.size() < count && System.nanoTime() < deadlineNs) {
+            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                read.add(r.key() + "=" + r.value());
+            }
+        }
+        return read;
+    }
+
+    private static Set<String> liveThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(t -> t.getName() + (t.isDaemon() ? " (daemon)" : ""))
+                .collect(Collectors.toSet());
+    }
+
+    private static void printThreadsLeft(String when, Set<String> before) {
+        Set<String> left = liveThreads();
+        left.removeAll(before);
+        System.out.printf("EmbeddedBroker threads left %s: %s%n", when, left);
+    }
+
+    private static long usedHeapMiB() {
+        Runtime rt = Runtime.getRuntime();
+        return (rt.totalMemory() - rt.freeMemory()) >> 20;
+    }
+}
