@@ -1,29 +1,145 @@
 package io.railgun.node;
 
+import io.railgun.node.backend.ProcessorUnit;
+import io.railgun.node.broker.EmbeddedBroker;
+import io.railgun.node.catalog.Catalog;
+import io.railgun.node.catalog.ControlLog;
+import io.railgun.node.catalog.StreamEntry;
+import io.railgun.node.frontend.FrontEnd;
+import io.railgun.node.messaging.KafkaSettings;
+import io.railgun.node.messaging.Topics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
 /**
  * One Railgun node (paper §3): front-end, back-end (processor units running tasks) and messaging
  * layer in one process, over an external Kafka cluster or an embedded single-node broker.
+ *
+ * <p>Start-up: lock the data directory, start the embedded broker (when no {@code --kafka}), create
+ * the control and reply topics, load the catalog from the control topic, start the processor units
+ * (they join the task group and restore their tasks), then serve HTTP.
  */
 public final class Node implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Node.class.getName());
+    private static final long STARTUP_TIMEOUT_MS = 60_000;
+
+    private final NodeConfig config;
+    private final List<AutoCloseable> resources = new ArrayList<>(); // closed in reverse order
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private EmbeddedBroker broker;
+    private String bootstrap;
+    private Catalog catalog;
+    private FrontEnd frontEnd;
+    private final List<ProcessorUnit> units = new ArrayList<>();
+    private URI uri;
+    private boolean closed;
+
+    private Node(NodeConfig config) {
+        this.config = config;
+    }
 
     /** Starts a node: the embedded broker when {@code config.kafka()} is null, then the layers; returns once serving. */
     public static Node start(NodeConfig config) {
-        throw new UnsupportedOperationException("not yet");
+        Node node = new Node(config);
+        try {
+            node.startLayers();
+            return node;
+        } catch (RuntimeException | Error e) {
+            node.close();
+            throw e;
+        }
+    }
+
+    private void startLayers() {
+        long started = System.nanoTime();
+        Path data = config.dataDir().toAbsolutePath();
+        resources.add(lockDataDir(data));
+        if (config.kafka() == null) {
+            broker = EmbeddedBroker.start(data, config.brokerPort(), Map.of());
+            resources.add(broker);
+            bootstrap = broker.bootstrapServers();
+            LOG.log(System.Logger.Level.INFO, "embedded Kafka broker (KRaft) at {0}", bootstrap);
+        } else {
+            bootstrap = config.kafka();
+        }
+        KafkaSettings kafka = new KafkaSettings(bootstrap, config.kafkaProperties(), config.nodeId());
+        Admin admin = Admin.create(kafka.admin());
+        resources.add(admin);
+        short replication = topicReplication(admin);
+        String replyTopic = Topics.replies(config.nodeId());
+        ensureTopic(admin, Topics.CONTROL, replication, ControlLog.topicConfig());
+        ensureTopic(admin, replyTopic, replication, Map.of("retention.ms", "3600000"));
+
+        catalog = new Catalog();
+        ControlLog control = new ControlLog(catalog, kafka);
+        resources.add(control);
+        try {
+            control.start(STARTUP_TIMEOUT_MS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the control topic could not be read within " + STARTUP_TIMEOUT_MS + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting", e);
+        }
+        Path tasks = data.resolve("tasks");
+        deleteTasksOfDeletedStreams(tasks);
+
+        for (int i = 0; i < config.processors(); i++) {
+            ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks);
+            units.add(unit);
+            resources.add(unit);
+            unit.start();
+        }
+        LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
+        frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
+        resources.add(frontEnd);
+        startHttp();
+        LOG.log(System.Logger.Level.INFO, "node {0} started in {1} ms", config.nodeId(),
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    private void startHttp() {
+        uri = URI.create("http://" + config.host() + ":" + config.port());
     }
 
     /** The HTTP API's base URI, e.g. {@code http://127.0.0.1:7070} (the actual port when 0 was asked). */
-    public java.net.URI uri() {
-        throw new UnsupportedOperationException("not yet");
+    public URI uri() {
+        return uri;
     }
 
     /** The Kafka bootstrap servers the node uses (the embedded broker's when it runs one). */
     public String bootstrapServers() {
-        throw new UnsupportedOperationException("not yet");
+        return bootstrap;
+    }
+
+    /** The front-end (for in-process callers and tests). */
+    public FrontEnd frontEnd() {
+        return frontEnd;
     }
 
     /** Blocks until {@link #close()} has completed (from another thread or a shutdown hook). */
     public void awaitTermination() throws InterruptedException {
-        throw new UnsupportedOperationException("not yet");
+        terminated.await();
     }
 
     /**
@@ -32,6 +148,96 @@ public final class Node implements AutoCloseable {
      */
     @Override
     public void close() {
-        throw new UnsupportedOperationException("not yet");
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        LOG.log(System.Logger.Level.INFO, "node {0} stopping: final checkpoints, leaving the group", config.nodeId());
+        long started = System.nanoTime();
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "while stopping " + resources.get(i).getClass().getSimpleName(), e);
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "node {0} stopped in {1} ms", config.nodeId(), (System.nanoTime() - started) / 1_000_000);
+        terminated.countDown();
+    }
+
+    private static AutoCloseable lockDataDir(Path data) {
+        try {
+            Files.createDirectories(data);
+            FileChannel channel = FileChannel.open(data.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+                throw new IllegalStateException("data directory " + data + " is in use by another Railgun node; give each"
+                        + " node its own --data-dir");
+            }
+            return () -> {
+                lock.release();
+                channel.close();
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException("data directory " + data + " cannot be used: " + e.getMessage(), e);
+        }
+    }
+
+    private static short topicReplication(Admin admin) {
+        try {
+            int brokers = admin.describeCluster().nodes().get(STARTUP_TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
+            return (short) Math.min(3, brokers);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Kafka is unreachable (" + e + "); check --kafka and the Kafka client properties",
+                    e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting", e);
+        }
+    }
+
+    private static void ensureTopic(Admin admin, String name, short replication, Map<String, String> configs) {
+        try {
+            admin.createTopics(List.of(new NewTopic(name, 1, replication).configs(configs))).all()
+                    .get(STARTUP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            LOG.log(System.Logger.Level.INFO, "topic {0} created", name);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("topic " + name + " could not be created: " + e.getCause().getMessage(), e);
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("topic " + name + " was not created within " + STARTUP_TIMEOUT_MS + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting", e);
+        }
+    }
+
+    /** Task directories are {@code tasks/<stream>.<generation>/...}: those of streams no longer in the catalog go. */
+    private void deleteTasksOfDeletedStreams(Path tasks) {
+        if (!Files.isDirectory(tasks)) {
+            return;
+        }
+        Set<String> live = new HashSet<>();
+        for (StreamEntry s : catalog.streams()) {
+            live.add(s.name() + "." + s.generation());
+        }
+        try (Stream<Path> dirs = Files.list(tasks)) {
+            for (Path dir : dirs.toList()) {
+                if (!live.contains(dir.getFileName().toString())) {
+                    LOG.log(System.Logger.Level.INFO, "deleting {0}: its stream was deleted", dir);
+                    try (Stream<Path> walk = Files.walk(dir)) {
+                        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                            Files.deleteIfExists(p);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not clean " + tasks + ": " + e);
+        }
     }
 }

@@ -24,7 +24,7 @@ import java.util.Map;
  * @param maxBatchEvents       most events in one batch (413 beyond)
  * @param requestTimeoutMs     how long a request waits for its replies before 503 with Retry-After
  * @param checkpointIntervalMs how often each task checkpoints
- * @param hotKeys              hot-tier keys per GROUP BY field list per task
+ * @param hotKeys              hot-tier keys per GROUP BY field list per task (250,000 by default: a node runs many tasks)
  * @param minDedupHorizonMs    the shortest dedup horizon (event ids remembered at least this long)
  */
 public record NodeConfig(
@@ -68,7 +68,7 @@ public record NodeConfig(
     public static NodeConfig defaults() {
         return new NodeConfig(DEFAULT_HOST, DEFAULT_PORT, Path.of("data"), null, 0, "node-1",
                 Math.max(1, Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
-                16L << 20, 10_000, 10_000, 10_000, 1_000_000, 3_600_000L);
+                16L << 20, 10_000, 10_000, 10_000, 250_000, 3_600_000L);
     }
 
     public NodeConfig withHttp(String newHost, int newPort) {

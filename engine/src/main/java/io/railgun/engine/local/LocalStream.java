@@ -183,7 +183,8 @@ public final class LocalStream implements AutoCloseable {
         return Partitioning.partitionOf(row, partitioner, partitions);
     }
 
-    private static String idText(EventRow row, Field idField) {
+    /** The event id of {@code row} as the replies show it (numbers and booleans as their text), or null. */
+    public static String idText(EventRow row, Field idField) {
         int f = idField.index();
         if (row.isNull(f)) {
             return null;

@@ -296,6 +296,15 @@ public final class TaskProcessor implements AutoCloseable {
     }
 
     /**
+     * Records that the input record at {@code offset} was handled without being an event (a metric
+     * change, a schema change, a point read): checkpoints taken from now on resume after it, so a
+     * restart does not apply it twice.
+     */
+    public void skipped(long offset) {
+        nextOffset = offset + 1;
+    }
+
+    /**
      * For the task's thread when no event is waiting: a step of any backfill in progress, and a
      * checkpoint if one is due (time-based checkpoints are otherwise checked every 256 events, so
      * an idle task would keep its last events out of checkpoints).

@@ -1,19 +1,80 @@
 package io.railgun.node.frontend;
 
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.local.LocalStream;
 import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.plan.MetricDefinition;
+import io.railgun.engine.plan.StatementBinder;
+import io.railgun.engine.query.QueryException;
+import io.railgun.engine.query.QueryParser;
+import io.railgun.engine.routing.Partitioning;
+import io.railgun.engine.schema.Field;
+import io.railgun.engine.schema.Schema;
 import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.task.ReplyStatus;
+import io.railgun.node.catalog.Catalog;
+import io.railgun.node.catalog.CatalogCodec;
+import io.railgun.node.catalog.ControlLog;
+import io.railgun.node.catalog.StatementEntry;
+import io.railgun.node.catalog.StreamEntry;
+import io.railgun.node.messaging.KafkaSettings;
+import io.railgun.node.messaging.TaskInput;
+import io.railgun.node.messaging.TaskReply;
+import io.railgun.node.messaging.Topics;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * The node's front-end (paper §3): what the HTTP API (and Kafka-native ingestion) calls. DDL is
- * validated against the catalog and published on the control topic; events are published to every
- * partitioner topic of their stream and answered with the merged replies of the tasks.
+ * validated against the catalog, published on the control topic, then marked in the input
+ * partitions it concerns, so every task applies it at one point of its input; events are published
+ * to every partitioner topic of their stream and answered with the merged replies of the tasks.
  *
- * <p>Every method is thread-safe. Refusals are {@link ApiException}s (thrown, or completing the
- * future exceptionally).
+ * <p>Every method is thread-safe; DDL is serialised on this node. Refusals are
+ * {@link ApiException}s (thrown, or completing the future exceptionally).
  */
-public final class FrontEnd {
+public final class FrontEnd implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(FrontEnd.class.getName());
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Catalog catalog;
+    private final ControlLog control;
+    private final Admin admin;
+    private final short topicReplication;
+    private final long timeoutMs;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final ReplyCollector replies;
+    private final byte[] replyTopic;
+    private final Object ddl = new Object();
+
+    public FrontEnd(Catalog catalog, ControlLog control, Admin admin, KafkaSettings kafka, String replyTopic,
+            short topicReplication, long requestTimeoutMs) {
+        this.catalog = catalog;
+        this.control = control;
+        this.admin = admin;
+        this.topicReplication = topicReplication;
+        this.timeoutMs = requestTimeoutMs;
+        this.producer = new KafkaProducer<>(kafka.producer("frontend"));
+        this.replies = new ReplyCollector(kafka, replyTopic);
+        this.replyTopic = replyTopic.getBytes(StandardCharsets.UTF_8);
+    }
+
+    // ---------------------------------------------------------------- streams
 
     /**
      * Creates a stream, or changes an existing one's schema compatibly (new fields appended).
@@ -23,23 +84,79 @@ public final class FrontEnd {
      *                      attributes changed)
      */
     public boolean putStream(StreamDefinition definition) {
-        throw new UnsupportedOperationException("not yet");
+        synchronized (ddl) {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                StreamEntry current = catalog.stream(definition.name());
+                if (current == null) {
+                    StreamEntry created = new StreamEntry(definition, newGeneration(), 1, List.of());
+                    createTopics(created);
+                    if (publish(created.name(), CatalogCodec.encode(created, 0))) {
+                        LOG.log(System.Logger.Level.INFO, "stream ''{0}'' created: {1} partitioner topic(s) x {2} partition(s)",
+                                definition.name(), definition.partitioners().size(), definition.partitions());
+                        return true;
+                    }
+                    continue;
+                }
+                StreamDefinition old = current.definition();
+                checkSameAttributes(old, definition);
+                if (!old.schema().isEvolvedInto(definition.schema())) {
+                    throw ApiException.conflict("incompatible_schema_change", incompatibility(old.schema(), definition.schema()));
+                }
+                if (definition.schema().size() == old.schema().size()) {
+                    return false;
+                }
+                Schema evolved = old.schema();
+                for (int i = old.schema().size(); i < definition.schema().size(); i++) {
+                    Field f = definition.schema().field(i);
+                    evolved = evolved.withField(f.name(), f.type());
+                }
+                StreamEntry changed = current.with(old.withSchema(evolved), current.statements());
+                byte[] value = CatalogCodec.encode(changed, current.version());
+                if (publish(changed.name(), value)) {
+                    byte[] marker = TaskInput.schema(value);
+                    List<CompletableFuture<?>> acks = new ArrayList<>();
+                    for (String p : old.partitioners()) {
+                        markAll(changed, p, marker, acks);
+                    }
+                    awaitAll(acks);
+                    LOG.log(System.Logger.Level.INFO, "stream ''{0}'': schema {1}", definition.name(), evolved);
+                    return false;
+                }
+            }
+            throw ApiException.unavailable("concurrent_change", "the stream was being changed by another node at the same"
+                    + " time; retry the request", 1);
+        }
     }
 
     /** The streams, by name. */
     public List<StreamDefinition> streams() {
-        throw new UnsupportedOperationException("not yet");
+        List<StreamDefinition> list = new ArrayList<>();
+        for (StreamEntry e : catalog.streams()) {
+            list.add(e.definition());
+        }
+        return list;
     }
 
     /** @throws ApiException 404 when there is no such stream */
     public StreamDefinition stream(String name) {
-        throw new UnsupportedOperationException("not yet");
+        return entry(name).definition();
     }
 
     /** @throws ApiException 404 when there is no such stream */
     public void deleteStream(String name) {
-        throw new UnsupportedOperationException("not yet");
+        synchronized (ddl) {
+            StreamEntry current = entry(name);
+            publish(name, null);
+            List<String> topics = new ArrayList<>();
+            for (String p : current.definition().partitioners()) {
+                topics.add(Topics.input(current, p));
+            }
+            admin.deleteTopics(topics);
+            LOG.log(System.Logger.Level.INFO, "stream ''{0}'' deleted; topics {1} deleted", name, topics);
+        }
     }
+
+    // ---------------------------------------------------------------- metrics
 
     /**
      * Adds a statement's metrics.
@@ -48,18 +165,78 @@ public final class FrontEnd {
      * @throws ApiException 400 with position and hint on a syntax or semantic error, 404 for an unknown stream
      */
     public List<String> addStatement(String stream, String query, boolean backfill) {
-        throw new UnsupportedOperationException("not yet");
+        synchronized (ddl) {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                StreamEntry current = entry(stream);
+                List<MetricDefinition> defs;
+                try {
+                    defs = StatementBinder.bind(current.definition(), QueryParser.parse(query), current.metrics().keySet());
+                } catch (QueryException e) {
+                    throw ApiException.badRequest(e.code(), e.getMessage());
+                }
+                List<String> names = new ArrayList<>();
+                defs.forEach(d -> names.add(d.name()));
+                String partitioner = defs.getFirst().partitioner();
+                StatementEntry added = new StatementEntry(current.version() + 1, query, names, partitioner, backfill, List.of());
+                List<StatementEntry> statements = new ArrayList<>(current.statements());
+                statements.add(added);
+                StreamEntry changed = current.with(current.definition(), statements);
+                if (publish(stream, CatalogCodec.encode(changed, current.version()))) {
+                    List<CompletableFuture<?>> acks = new ArrayList<>();
+                    markAll(changed, partitioner, TaskInput.statement(added.id(), backfill, names, query), acks);
+                    awaitAll(acks);
+                    LOG.log(System.Logger.Level.INFO, "stream ''{0}'': metrics {1} added{2}", stream, names,
+                            backfill ? " with backfill" : "");
+                    return names;
+                }
+            }
+            throw ApiException.unavailable("concurrent_change", "the stream was being changed by another node at the same"
+                    + " time; retry the request", 1);
+        }
     }
 
     /** The stream's metrics in creation order; @throws ApiException 404 */
     public List<MetricInfo> metrics(String stream) {
-        throw new UnsupportedOperationException("not yet");
+        StreamEntry e = entry(stream);
+        List<MetricInfo> list = new ArrayList<>();
+        for (MetricDefinition d : e.metrics().values()) {
+            list.add(new MetricInfo(d.name(), d.statement().text(), d.partitioner(), d.statement().groupBy()));
+        }
+        return list;
     }
 
     /** @throws ApiException 404 for an unknown stream or metric */
     public void removeMetric(String stream, String metric) {
-        throw new UnsupportedOperationException("not yet");
+        synchronized (ddl) {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                StreamEntry current = entry(stream);
+                StatementEntry owner = current.statementOf(metric);
+                if (owner == null) {
+                    throw ApiException.notFound("unknown_metric", "stream '" + stream + "' has no metric '" + metric
+                            + "'; GET /v1/streams/" + stream + "/metrics lists them");
+                }
+                List<StatementEntry> statements = new ArrayList<>();
+                for (StatementEntry s : current.statements()) {
+                    StatementEntry next = s == owner ? s.withRemoved(metric) : s;
+                    if (!next.allRemoved()) {
+                        statements.add(next);
+                    }
+                }
+                StreamEntry changed = current.with(current.definition(), statements);
+                if (publish(stream, CatalogCodec.encode(changed, current.version()))) {
+                    List<CompletableFuture<?>> acks = new ArrayList<>();
+                    markAll(changed, owner.partitioner(), TaskInput.remove(metric), acks);
+                    awaitAll(acks);
+                    LOG.log(System.Logger.Level.INFO, "stream ''{0}'': metric {1} removed", stream, metric);
+                    return;
+                }
+            }
+            throw ApiException.unavailable("concurrent_change", "the stream was being changed by another node at the same"
+                    + " time; retry the request", 1);
+        }
     }
+
+    // ---------------------------------------------------------------- events and reads
 
     /**
      * Sends one event, a binary row written with {@code stream}'s schema (or an older one) whose
@@ -67,21 +244,287 @@ public final class FrontEnd {
      * reply; or exceptionally with an {@link ApiException} (503 on timeout).
      */
     public CompletableFuture<StreamReply> send(StreamDefinition stream, byte[] row, int length) {
-        throw new UnsupportedOperationException("not yet");
+        StreamEntry entry = catalog.stream(stream.name());
+        if (entry == null) {
+            return CompletableFuture.failedFuture(unknownStream(stream.name()));
+        }
+        StreamDefinition def = entry.definition();
+        EventRow r = new EventRow().wrap(row, 0);
+        EventMerge merge = new EventMerge(entry, def.partitioners().size(),
+                LocalStream.idText(r, def.schema().field(def.eventIdField())));
+        long correlation = replies.register(merge);
+        byte[] value = TaskInput.event(row, length);
+        long now = System.currentTimeMillis();
+        for (String p : def.partitioners()) {
+            Field f = def.schema().field(p);
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(Topics.input(entry, p),
+                    Partitioning.partitionOf(r, f, def.partitions()), now, Partitioning.keyBytes(r, f), value,
+                    TaskInput.replyHeaders(replyTopic, correlation));
+            producer.send(record, (m, e) -> {
+                if (e != null) {
+                    merge.future.completeExceptionally(ApiException.unavailable("kafka_unavailable",
+                            "the event could not be written to Kafka (" + e.getMessage() + "); retry it", 1));
+                }
+            });
+        }
+        return withTimeout(merge.future, correlation, "the event's replies");
     }
 
     /** Sends events in order; completes with their replies in the same order. */
     public CompletableFuture<List<StreamReply>> sendBatch(StreamDefinition stream, List<byte[]> rows) {
-        throw new UnsupportedOperationException("not yet");
+        List<CompletableFuture<StreamReply>> each = new ArrayList<>(rows.size());
+        for (byte[] row : rows) {
+            each.add(send(stream, row, row.length));
+        }
+        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            List<StreamReply> list = new ArrayList<>(each.size());
+            each.forEach(f -> list.add(f.join()));
+            return list;
+        });
     }
 
     /**
      * Point read: {@code keyRow} holds the metric's GROUP BY fields (other fields null), written
-     * with the stream's schema.
+     * with the stream's schema. It is answered by the metric's task in order with the events sent
+     * before it.
      *
      * @throws ApiException 404 for an unknown metric; 409 while it is being backfilled
      */
     public CompletableFuture<PointRead> read(StreamDefinition stream, String metric, byte[] keyRow) {
-        throw new UnsupportedOperationException("not yet");
+        StreamEntry entry = catalog.stream(stream.name());
+        if (entry == null) {
+            return CompletableFuture.failedFuture(unknownStream(stream.name()));
+        }
+        MetricDefinition d = entry.metrics().get(metric);
+        if (d == null) {
+            return CompletableFuture.failedFuture(ApiException.notFound("unknown_metric", "stream '" + stream.name()
+                    + "' has no metric '" + metric + "'; GET /v1/streams/" + stream.name() + "/metrics lists them"));
+        }
+        CompletableFuture<PointRead> future = new CompletableFuture<>();
+        long correlation = replies.register(part -> {
+            switch (part) {
+                case TaskReply.ReadPart p -> future.complete(new PointRead(metric, p.value(), p.hasStreamTime() ? p.streamTime()
+                        : null));
+                case TaskReply.ErrorPart e -> future.completeExceptionally(new ApiException(e.status(), e.code(), e.message()));
+                default -> future.completeExceptionally(new IllegalStateException("unexpected reply " + part));
+            }
+        });
+        Field f = entry.definition().schema().field(d.partitioner());
+        EventRow r = new EventRow().wrap(keyRow, 0);
+        producer.send(new ProducerRecord<>(Topics.input(entry, d.partitioner()),
+                Partitioning.partitionOf(r, f, entry.definition().partitions()), System.currentTimeMillis(),
+                Partitioning.keyBytes(r, f), TaskInput.read(metric, keyRow, r.length()),
+                TaskInput.replyHeaders(replyTopic, correlation)), (m, e) -> {
+                    if (e != null) {
+                        future.completeExceptionally(ApiException.unavailable("kafka_unavailable",
+                                "the read could not be written to Kafka (" + e.getMessage() + "); retry it", 1));
+                    }
+                });
+        return withTimeout(future, correlation, "the point read's reply");
+    }
+
+    /** Requests waiting for task replies (for the metrics page). */
+    public int inFlight() {
+        return replies.waiting();
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+        replies.close();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Merges the replies of the K tasks an event went to (one per partitioner), as {@link LocalStream} does. */
+    private final class EventMerge implements ReplyCollector.Waiter {
+        final CompletableFuture<StreamReply> future = new CompletableFuture<>();
+        private final StreamEntry entry;
+        private final String eventId;
+        private int missing;
+        private boolean duplicate;
+        private boolean dropped;
+        private final Map<String, Object> values = new HashMap<>();
+
+        EventMerge(StreamEntry entry, int parts, String eventId) {
+            this.entry = entry;
+            this.missing = parts;
+            this.eventId = eventId;
+        }
+
+        @Override
+        public void accept(Object part) {
+            switch (part) {
+                case TaskReply.EventPart p -> {
+                    duplicate |= p.status() == ReplyStatus.DUPLICATE;
+                    dropped |= p.status() == ReplyStatus.DROPPED_LATE;
+                    values.putAll(p.metrics());
+                    if (--missing == 0) {
+                        future.complete(new StreamReply(eventId, duplicate, dropped, ordered()));
+                    }
+                }
+                case TaskReply.ErrorPart e -> future.completeExceptionally(new ApiException(e.status(), e.code(), e.message()));
+                default -> future.completeExceptionally(new IllegalStateException("unexpected reply " + part));
+            }
+        }
+
+        /** In creation order; a metric still being backfilled is in no task's reply yet. */
+        private Map<String, Object> ordered() {
+            StreamEntry now = catalog.stream(entry.name());
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (String name : (now != null ? now : entry).metrics().keySet()) {
+                if (values.containsKey(name)) {
+                    out.put(name, values.get(name));
+                }
+            }
+            return out;
+        }
+    }
+
+    private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> future, long correlation, String what) {
+        return future.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).handle((v, e) -> {
+            replies.forget(correlation);
+            if (e == null) {
+                return CompletableFuture.completedFuture(v);
+            }
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof TimeoutException) {
+                return CompletableFuture.<T>failedFuture(ApiException.unavailable("timeout", what + " did not arrive within "
+                        + timeoutMs + " ms (tasks may be recovering or rebalancing); retry the request: an event already"
+                        + " counted is answered as a duplicate", 1));
+            }
+            return CompletableFuture.<T>failedFuture(cause);
+        }).thenCompose(f -> f);
+    }
+
+    private StreamEntry entry(String name) {
+        StreamEntry e = catalog.stream(name);
+        if (e == null) {
+            throw unknownStream(name);
+        }
+        return e;
+    }
+
+    private ApiException unknownStream(String name) {
+        return ApiException.notFound("unknown_stream", "no stream '" + name + "'; create it with PUT /v1/streams/" + name
+                + " (GET /v1/streams lists the streams)");
+    }
+
+    private boolean publish(String stream, byte[] value) {
+        try {
+            return control.publish(stream, value, timeoutMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted", "the node is shutting down; retry on another node", 1);
+        } catch (TimeoutException | ExecutionException e) {
+            throw ApiException.unavailable("control_unavailable", "the change could not be written to the control topic"
+                    + " in time (" + e.getMessage() + "); retry the request", 1);
+        }
+    }
+
+    private void markAll(StreamEntry stream, String partitioner, byte[] marker, List<CompletableFuture<?>> acks) {
+        String topic = Topics.input(stream, partitioner);
+        for (int p = 0; p < stream.definition().partitions(); p++) {
+            CompletableFuture<Object> ack = new CompletableFuture<>();
+            producer.send(new ProducerRecord<>(topic, p, null, marker), (m, e) -> {
+                if (e != null) {
+                    ack.completeExceptionally(e);
+                } else {
+                    ack.complete(m);
+                }
+            });
+            acks.add(ack);
+        }
+    }
+
+    private void awaitAll(List<CompletableFuture<?>> acks) {
+        try {
+            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted", "the node is shutting down", 1);
+        } catch (ExecutionException | TimeoutException e) {
+            throw ApiException.unavailable("kafka_unavailable", "the change is recorded but could not be delivered to every"
+                    + " task (" + e.getMessage() + ")", 1);
+        }
+    }
+
+    private void createTopics(StreamEntry stream) {
+        StreamDefinition d = stream.definition();
+        List<NewTopic> topics = new ArrayList<>();
+        for (String p : d.partitioners()) {
+            // kept until the distribution issue's peer recovery: a task without local state replays its input
+            topics.add(new NewTopic(Topics.input(stream, p), d.partitions(), topicReplication)
+                    .configs(Map.of("retention.ms", "-1", "message.timestamp.type", "CreateTime")));
+        }
+        try {
+            admin.createTopics(topics).all().get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw ApiException.unavailable("kafka_unavailable", "the stream's topics could not be created ("
+                        + e.getCause().getMessage() + "); retry the request", 1);
+            }
+        } catch (TimeoutException e) {
+            throw ApiException.unavailable("kafka_unavailable", "the stream's topics were not created within " + timeoutMs
+                    + " ms; retry the request", 1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted", "the node is shutting down", 1);
+        }
+    }
+
+    private static String newGeneration() {
+        return Long.toString(RANDOM.nextLong() >>> 24, 36);
+    }
+
+    private static void checkSameAttributes(StreamDefinition old, StreamDefinition now) {
+        List<String> changed = new ArrayList<>();
+        if (!old.eventIdField().equalsIgnoreCase(now.eventIdField())) {
+            changed.add("eventId (" + old.eventIdField() + " -> " + now.eventIdField() + ")");
+        }
+        if (old.timestampField() == null ? now.timestampField() != null
+                : now.timestampField() == null || !old.timestampField().equalsIgnoreCase(now.timestampField())) {
+            changed.add("timestamp (" + old.timestampField() + " -> " + now.timestampField() + ")");
+        }
+        if (!old.partitioners().equals(now.partitioners())) {
+            changed.add("partitioners (" + old.partitioners() + " -> " + now.partitioners() + ")");
+        }
+        if (old.partitions() != now.partitions()) {
+            changed.add("partitions (" + old.partitions() + " -> " + now.partitions() + ")");
+        }
+        if (old.latenessMs() != now.latenessMs()) {
+            changed.add("lateness (" + old.latenessMs() + " ms -> " + now.latenessMs() + " ms)");
+        }
+        if (old.lateEvents() != now.lateEvents()) {
+            changed.add("lateEvents (" + old.lateEvents() + " -> " + now.lateEvents() + ")");
+        }
+        if (old.retentionMs() != now.retentionMs()) {
+            changed.add("retention (" + old.retentionMs() + " ms -> " + now.retentionMs() + " ms)");
+        }
+        if (!changed.isEmpty()) {
+            throw ApiException.conflict("incompatible_stream_change", "stream '" + old.name() + "' exists and only new"
+                    + " fields may be added to it; changed: " + String.join(", ", changed)
+                    + ". Delete the stream and create it again to change these.");
+        }
+    }
+
+    private static String incompatibility(Schema old, Schema now) {
+        for (int i = 0; i < old.size(); i++) {
+            Field a = old.field(i);
+            if (i >= now.size()) {
+                return "incompatible schema change: field '" + a.name() + "' is missing; existing fields must stay, with their"
+                        + " types and order, and new fields may only be added at the end";
+            }
+            Field b = now.field(i);
+            if (!a.name().equalsIgnoreCase(b.name())) {
+                return "incompatible schema change: field " + (i + 1) + " is '" + a.name() + "', not '" + b.name()
+                        + "'; existing fields must stay in their order, and new fields may only be added at the end";
+            }
+            if (a.type() != b.type()) {
+                return "incompatible schema change: field '" + a.name() + "' is " + a.type().jsonName() + ", it cannot become "
+                        + b.type().jsonName() + "; add a new field instead";
+            }
+        }
+        return "incompatible schema change";
     }
 }

@@ -1,0 +1,322 @@
+package io.railgun.node.backend;
+
+import io.railgun.node.NodeConfig;
+import io.railgun.node.catalog.Catalog;
+import io.railgun.node.catalog.StreamEntry;
+import io.railgun.node.messaging.KafkaSettings;
+import io.railgun.node.messaging.TaskInput;
+import io.railgun.node.messaging.TaskReply;
+import io.railgun.node.messaging.Topics;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * A processor unit (paper §3): one thread owning a set of tasks, running each single-threaded, so
+ * nothing on the event path takes a lock. Its Kafka consumer is a member of the task group; the
+ * (topic, partition) pairs Kafka assigns it are its tasks. Assignment is cooperative and sticky: a
+ * rebalance moves only the partitions that must move. A task given to the unit is opened from its
+ * directory (restoring its last checkpoint) and read from the offset the checkpoint resumes at; a
+ * task taken away is closed with a final checkpoint. The unit commits to Kafka the offsets its
+ * tasks' checkpoints cover (for lag monitoring: the local checkpoint decides where a task resumes).
+ */
+public final class ProcessorUnit implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ProcessorUnit.class.getName());
+    private static final long IDLE_EVERY_NANOS = 100_000_000L;
+    private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
+
+    private final int index;
+    private final NodeConfig config;
+    private final Catalog catalog;
+    private final Path tasksDir;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final TaskReply.Writer writer = new TaskReply.Writer();
+    private final Map<TopicPartition, TaskRunner> tasks = new HashMap<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private long seenChanges = -1;
+    private Set<String> subscribed = Set.of();
+    private byte[] lastReplyTopicBytes = new byte[0];
+    private String lastReplyTopic = "";
+    private final UnitStats stats = new UnitStats();
+
+    public ProcessorUnit(int index, NodeConfig config, Catalog catalog, KafkaSettings kafka, Path tasksDir) {
+        this.index = index;
+        this.config = config;
+        this.catalog = catalog;
+        this.tasksDir = tasksDir;
+        this.consumer = new KafkaConsumer<>(kafka.unitConsumer(index));
+        this.producer = new KafkaProducer<>(kafka.producer("unit-" + index));
+        this.thread = Thread.ofPlatform().name("railgun-unit-" + index).unstarted(this::run);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    public UnitStats stats() {
+        return stats;
+    }
+
+    private void run() {
+        long lastIdle = System.nanoTime();
+        long lastCommit = lastIdle;
+        try {
+            while (running) {
+                if (catalog.changes() != seenChanges) {
+                    resubscribe();
+                }
+                if (subscribed.isEmpty()) {
+                    Thread.sleep(50);
+                    continue;
+                }
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    handle(r);
+                }
+                long now = System.nanoTime();
+                if (records.isEmpty() || now - lastIdle > IDLE_EVERY_NANOS) {
+                    for (TaskRunner t : tasks.values()) {
+                        t.idle();
+                    }
+                    lastIdle = now;
+                }
+                if (now - lastCommit > COMMIT_EVERY_NANOS) {
+                    commit(tasks.keySet(), false);
+                    stats.update(tasks.values(), consumer);
+                    lastCommit = now;
+                }
+            }
+        } catch (WakeupException | InterruptedException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "processor unit " + index + " stopped", e);
+        } finally {
+            shutdown();
+        }
+    }
+
+    private void handle(ConsumerRecord<byte[], byte[]> r) {
+        TaskRunner t = tasks.get(new TopicPartition(r.topic(), r.partition()));
+        if (t == null) {
+            return;
+        }
+        byte[] reply;
+        try {
+            reply = t.handle(r, writer);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "task " + t.partition + ": record at offset " + r.offset() + " failed", e);
+            t.processor().skipped(r.offset());
+            reply = writer.error(500, "task_failed", "the task could not process the record: " + e);
+        }
+        if (reply != null) {
+            Header replyTo = r.headers().lastHeader(TaskInput.REPLY_TO);
+            Header correlation = r.headers().lastHeader(TaskInput.CORRELATION);
+            if (replyTo != null && correlation != null) {
+                producer.send(new ProducerRecord<>(replyTopic(replyTo.value()), 0, null, null, reply,
+                        new RecordHeaders(new Header[] {correlation})));
+            }
+        }
+        stats.records++;
+    }
+
+    private String replyTopic(byte[] bytes) {
+        if (!java.util.Arrays.equals(bytes, lastReplyTopicBytes)) {
+            lastReplyTopicBytes = bytes;
+            lastReplyTopic = new String(bytes, StandardCharsets.UTF_8);
+        }
+        return lastReplyTopic;
+    }
+
+    private void resubscribe() {
+        seenChanges = catalog.changes();
+        Set<String> topics = new HashSet<>();
+        for (StreamEntry s : catalog.streams()) {
+            for (String p : s.definition().partitioners()) {
+                topics.add(Topics.input(s, p));
+            }
+        }
+        if (topics.equals(subscribed)) {
+            return;
+        }
+        subscribed = topics;
+        if (topics.isEmpty()) {
+            consumer.unsubscribe();
+            closeTasks(new ArrayList<>(tasks.keySet()), true);
+        } else {
+            consumer.subscribe(topics, new Rebalance());
+        }
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            for (TopicPartition tp : partitions) {
+                if (tasks.containsKey(tp)) {
+                    continue;
+                }
+                TaskRunner t = open(tp);
+                if (t != null) {
+                    tasks.put(tp, t);
+                    consumer.seek(tp, t.resumeOffset());
+                } else {
+                    consumer.pause(List.of(tp));
+                }
+            }
+            stats.rebalances++;
+            if (!partitions.isEmpty()) {
+                LOG.log(System.Logger.Level.INFO, "unit {0}: tasks assigned {1}; it now runs {2} task(s)", index, partitions,
+                        tasks.size());
+            }
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            if (!partitions.isEmpty()) {
+                closeTasks(partitions, true);
+                LOG.log(System.Logger.Level.INFO, "unit {0}: tasks revoked {1}; it now runs {2} task(s)", index, partitions,
+                        tasks.size());
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            closeTasks(partitions, false);
+        }
+    }
+
+    /** The generation in a topic name {@code railgun.s.<stream>.<generation>.<partitioner>}. */
+    private static String generationOf(String topic) {
+        int last = topic.lastIndexOf('.');
+        return topic.substring(topic.lastIndexOf('.', last - 1) + 1, last);
+    }
+
+    private TaskRunner open(TopicPartition tp) {
+        String topic = tp.topic();
+        String generation = generationOf(topic);
+        String legalPartitioner = topic.substring(topic.lastIndexOf('.') + 1);
+        StreamEntry stream = catalog.byGeneration().get(generation);
+        if (stream == null) {
+            LOG.log(System.Logger.Level.WARNING, "unit {0}: partition {1} belongs to no known stream; not run", index, tp);
+            return null;
+        }
+        for (String p : stream.definition().partitioners()) {
+            if (Topics.input(stream, p).equals(topic)) {
+                Path dir = tasksDir.resolve(stream.name() + "." + generation).resolve(legalPartitioner + "-" + tp.partition());
+                return new TaskRunner(tp, stream, p, dir, config);
+            }
+        }
+        return null;
+    }
+
+    private void closeTasks(Collection<TopicPartition> partitions, boolean commit) {
+        List<TopicPartition> closed = new ArrayList<>();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            TaskRunner t = tasks.remove(tp);
+            if (t == null) {
+                continue;
+            }
+            try {
+                t.close();
+                offsets.put(tp, new OffsetAndMetadata(t.durableOffset()));
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "task " + tp + " did not close cleanly", e);
+            }
+            closed.add(tp);
+            if (!catalog.byGeneration().containsKey(t.generation)) {
+                deleteTree(t.directory);
+            }
+        }
+        offsets.keySet().removeIf(tp -> !catalog.byGeneration().containsKey(generationOf(tp.topic())));
+        if (commit && !offsets.isEmpty()) {
+            try {
+                consumer.commitSync(offsets, Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "offsets of closed tasks not committed: " + e);
+            }
+        }
+    }
+
+    private void commit(Collection<TopicPartition> partitions, boolean sync) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<String, StreamEntry> live = catalog.byGeneration();
+        for (TopicPartition tp : partitions) {
+            TaskRunner t = tasks.get(tp);
+            long o = t.durableOffset();
+            if (o > 0 && live.containsKey(t.generation)) { // a deleted stream's topics are going
+                offsets.put(tp, new OffsetAndMetadata(o));
+            }
+        }
+        if (offsets.isEmpty()) {
+            return;
+        }
+        if (sync) {
+            consumer.commitSync(offsets, Duration.ofSeconds(5));
+        } else {
+            consumer.commitAsync(offsets, null);
+        }
+    }
+
+    private void shutdown() {
+        try {
+            closeTasks(new ArrayList<>(tasks.keySet()), true);
+        } finally {
+            try {
+                consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                        .withTimeout(Duration.ofSeconds(5)));
+            } finally {
+                producer.close(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not delete " + dir + ": " + e);
+        }
+    }
+
+    /** Stops the unit: its tasks take a final checkpoint, then it leaves the group. */
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(60_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

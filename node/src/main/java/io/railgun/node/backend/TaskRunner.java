@@ -1,0 +1,167 @@
+package io.railgun.node.backend;
+
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.plan.MetricDefinition;
+import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.state.durable.DurableStateOptions;
+import io.railgun.engine.task.Reply;
+import io.railgun.engine.task.TaskOptions;
+import io.railgun.engine.task.TaskProcessor;
+import io.railgun.engine.task.TaskStorage;
+import io.railgun.node.NodeConfig;
+import io.railgun.node.catalog.CatalogCodec;
+import io.railgun.node.catalog.StatementEntry;
+import io.railgun.node.catalog.StreamEntry;
+import io.railgun.node.messaging.TaskInput;
+import io.railgun.node.messaging.TaskReply;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One task — one (stream partitioner topic, partition) — as a processor unit runs it: a durable
+ * {@link TaskProcessor} fed the partition's records in order. Events are processed and answered;
+ * DDL markers change the task's metrics or schema at their point of the input; point reads are
+ * answered. Every record moves the task's input offset, so a restart resumes after it.
+ */
+final class TaskRunner implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(TaskRunner.class.getName());
+    // per task: a node runs many (partitioners x partitions), so less than the engine's defaults
+    private static final long WRITE_BUFFER_BYTES = 32L << 20;
+    private static final long BLOCK_CACHE_BYTES = 16L << 20;
+
+    final TopicPartition partition;
+    final Path directory;
+    final String generation;
+    private final String partitioner;
+    private StreamDefinition definition;
+    private final RecordClock clock = new RecordClock();
+    private final TaskProcessor task;
+    private final EventRow row = new EventRow();
+    private long processed;
+
+    /** Opens (restoring its last checkpoint) the task of {@code partition}. */
+    TaskRunner(TopicPartition partition, StreamEntry stream, String partitioner, Path directory, NodeConfig config) {
+        this.partition = partition;
+        this.directory = directory;
+        this.generation = stream.generation();
+        this.partitioner = partitioner;
+        this.definition = stream.definition();
+        TaskStorage storage = TaskStorage.in(directory).withCheckpointIntervalMs(config.checkpointIntervalMs())
+                .withState(new DurableStateOptions(config.hotKeys(), WRITE_BUFFER_BYTES, BLOCK_CACHE_BYTES,
+                        DurableStateOptions.DEFAULT_SNAPSHOT_KEYS_PER_EVENT));
+        long start = System.nanoTime();
+        this.task = TaskProcessor.open(definition, new TaskOptions(clock, config.minDedupHorizonMs()), storage);
+        LOG.log(System.Logger.Level.INFO, "task {0} ready in {1} ms: resumes at offset {2}, {3} event(s) in its reservoir,"
+                + " metrics {4}", partition, (System.nanoTime() - start) / 1_000_000, task.resumeOffset(),
+                task.reservoirSize(), Arrays.toString(task.metricNames()));
+    }
+
+    long resumeOffset() {
+        return task.resumeOffset();
+    }
+
+    long durableOffset() {
+        return task.durableOffset();
+    }
+
+    long processed() {
+        return processed;
+    }
+
+    TaskProcessor processor() {
+        return task;
+    }
+
+    /**
+     * Handles one input record; returns the reply value to send to the record's reply topic, or
+     * null when there is none (a DDL marker).
+     */
+    byte[] handle(ConsumerRecord<byte[], byte[]> record, TaskReply.Writer out) {
+        byte[] v = record.value();
+        long offset = record.offset();
+        if (v == null || v.length == 0) {
+            task.skipped(offset);
+            return null;
+        }
+        switch (v[0]) {
+            case TaskInput.EVENT -> {
+                row.wrap(v, 1);
+                clock.set(record.timestamp());
+                try {
+                    Reply r = task.process(row, offset);
+                    processed++;
+                    return out.event(r);
+                } catch (IllegalArgumentException e) {
+                    task.skipped(offset);
+                    return out.error(400, "invalid_event", e.getMessage());
+                }
+            }
+            case TaskInput.STATEMENT -> {
+                TaskInput.StatementAdded s = TaskInput.decodeStatement(v);
+                task.skipped(offset);
+                addStatement(s);
+                return null;
+            }
+            case TaskInput.REMOVE -> {
+                String metric = TaskInput.decodeRemove(v);
+                task.skipped(offset);
+                task.removeMetric(metric);
+                return null;
+            }
+            case TaskInput.SCHEMA -> {
+                StreamEntry changed = CatalogCodec.decode(Arrays.copyOfRange(v, 1, v.length)).entry();
+                task.skipped(offset);
+                if (changed.definition().schema().size() > definition.schema().size()) {
+                    definition = definition.withSchema(changed.definition().schema());
+                    task.updateStream(definition);
+                }
+                return null;
+            }
+            case TaskInput.READ -> {
+                TaskInput.Read read = TaskInput.decodeRead(v);
+                row.wrap(v, read.rowOffset());
+                task.skipped(offset);
+                try {
+                    Object value = task.read(read.metric(), row);
+                    return out.read(task.hasStreamTime(), task.streamTime(), value);
+                } catch (IllegalStateException e) {
+                    return out.error(409, "backfilling", e.getMessage());
+                } catch (IllegalArgumentException e) {
+                    return out.error(404, "unknown_metric", e.getMessage());
+                }
+            }
+            default -> {
+                LOG.log(System.Logger.Level.WARNING, "task {0}: record at offset {1} of unknown kind {2} skipped", partition,
+                        offset, v[0]);
+                task.skipped(offset);
+                return null;
+            }
+        }
+    }
+
+    private void addStatement(TaskInput.StatementAdded s) {
+        for (String name : s.names()) {
+            if (task.backfillProgress(name) >= 0) {
+                LOG.log(System.Logger.Level.WARNING, "task {0}: metric {1} exists already; statement {2} skipped", partition,
+                        name, s.id());
+                return;
+            }
+        }
+        List<MetricDefinition> defs = StreamEntry.bind(definition,
+                new StatementEntry(s.id(), s.query(), s.names(), partitioner, s.backfill(), List.of()));
+        task.addMetrics(defs, s.backfill());
+    }
+
+    /** When no record is waiting: backfill steps and due checkpoints. */
+    void idle() {
+        task.idle();
+    }
+
+    @Override
+    public void close() {
+        task.close();
+    }
+}

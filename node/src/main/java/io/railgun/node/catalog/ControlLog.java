@@ -1,0 +1,103 @@
+package io.railgun.node.catalog;
+
+import io.railgun.node.messaging.KafkaSettings;
+import io.railgun.node.messaging.Topics;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+
+/**
+ * The control topic, read and written: a thread reads it from the beginning into the
+ * {@link Catalog} (every node does, so all converge to the same catalog), and
+ * {@link #publish} writes a stream's new state and waits until this node has applied it.
+ */
+public final class ControlLog implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ControlLog.class.getName());
+    private static final TopicPartition PARTITION = new TopicPartition(Topics.CONTROL, 0);
+
+    private final Catalog catalog;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final KafkaProducer<String, byte[]> producer;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    public ControlLog(Catalog catalog, KafkaSettings kafka) {
+        this.catalog = catalog;
+        this.consumer = new KafkaConsumer<>(kafka.assignedConsumer("control", true));
+        this.producer = new KafkaProducer<>(kafka.controlProducer());
+        consumer.assign(List.of(PARTITION));
+        consumer.seekToBeginning(List.of(PARTITION));
+        this.thread = Thread.ofPlatform().name("railgun-control").daemon().unstarted(this::run);
+    }
+
+    /** Reads the control topic to its current end (the catalog is then complete), then follows it. */
+    public void start(long timeoutMs) throws TimeoutException, InterruptedException {
+        long end = consumer.endOffsets(List.of(PARTITION), Duration.ofMillis(timeoutMs)).get(PARTITION);
+        thread.start();
+        if (end > 0) {
+            catalog.awaitApplied(end - 1, timeoutMs);
+        }
+        LOG.log(System.Logger.Level.INFO, "catalog loaded from {0}: {1} stream(s)", Topics.CONTROL, catalog.streams().size());
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    try {
+                        catalog.apply(r.key(), r.value(), r.offset());
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.ERROR, "control record at offset " + r.offset() + " ignored: it does not decode", e);
+                        catalog.apply(null, null, r.offset());
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "the control topic's reader stopped", e);
+        } finally {
+            consumer.close();
+        }
+    }
+
+    /**
+     * Writes a stream's new state (or its deletion, with {@code value} null) and waits until this
+     * node's catalog has applied it.
+     *
+     * @return true when it applied, false when another node's change to the stream came first
+     */
+    public boolean publish(String stream, byte[] value, long timeoutMs)
+            throws InterruptedException, TimeoutException, ExecutionException {
+        RecordMetadata m = producer.send(new ProducerRecord<>(Topics.CONTROL, 0, CatalogCodec.key(stream), value))
+                .get(timeoutMs, TimeUnit.MILLISECONDS);
+        return catalog.awaitApplied(m.offset(), timeoutMs);
+    }
+
+    /** The topic's settings: compacted, so it keeps each stream's last state. */
+    public static Map<String, String> topicConfig() {
+        return Map.of("cleanup.policy", "compact", "min.compaction.lag.ms", "3600000");
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,93 @@
+package io.railgun.node.frontend;
+
+import io.railgun.node.messaging.KafkaSettings;
+import io.railgun.node.messaging.TaskInput;
+import io.railgun.node.messaging.TaskReply;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+
+/**
+ * Reads this node's reply topic and hands each task's reply to the request waiting for it, by
+ * correlation id. Replies nobody waits for (their request timed out, or was sent before a restart
+ * and is replayed by a task) are dropped.
+ */
+final class ReplyCollector implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ReplyCollector.class.getName());
+
+    /** A request waiting for task replies. */
+    interface Waiter {
+        /** One task's decoded reply; called on the collector's thread. */
+        void accept(Object part);
+    }
+
+    private final ConcurrentHashMap<Long, Waiter> waiting = new ConcurrentHashMap<>();
+    // unique across restarts: the high bits from the start time
+    private final AtomicLong nextId = new AtomicLong(System.currentTimeMillis() << 20);
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    ReplyCollector(KafkaSettings kafka, String topic) {
+        this.consumer = new KafkaConsumer<>(kafka.assignedConsumer("replies", false));
+        TopicPartition tp = new TopicPartition(topic, 0);
+        consumer.assign(List.of(tp));
+        consumer.seekToEnd(List.of(tp));
+        consumer.position(tp); // resolve now: replies to requests sent from here on are read
+        this.thread = Thread.ofPlatform().name("railgun-replies").daemon().start(this::run);
+    }
+
+    long register(Waiter w) {
+        long id = nextId.incrementAndGet();
+        waiting.put(id, w);
+        return id;
+    }
+
+    void forget(long id) {
+        waiting.remove(id);
+    }
+
+    int waiting() {
+        return waiting.size();
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    Waiter w = waiting.get(TaskInput.correlation(r.headers()));
+                    if (w == null) {
+                        continue;
+                    }
+                    try {
+                        w.accept(TaskReply.decode(r.value()));
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.ERROR, "reply at offset " + r.offset() + " could not be handled", e);
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "the reply collector stopped", e);
+        } finally {
+            consumer.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

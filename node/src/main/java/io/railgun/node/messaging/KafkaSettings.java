@@ -1,0 +1,134 @@
+package io.railgun.node.messaging;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The settings of every Kafka client the node creates, tuned for latency (docs/node.md § Kafka
+ * settings). The user's Kafka properties (TLS, SASL ...) are applied to every client, after these,
+ * so they can also override a tuning.
+ */
+public final class KafkaSettings {
+    /** The consumer group of all processor units of all nodes. */
+    public static final String TASK_GROUP = "railgun-tasks";
+    /** The consumer group of the Kafka-native ingestion consumers. */
+    public static final String INGEST_GROUP = "railgun-ingest";
+
+    private final String bootstrap;
+    private final Map<String, String> user;
+    private final String nodeId;
+
+    public KafkaSettings(String bootstrap, Map<String, String> userProperties, String nodeId) {
+        this.bootstrap = bootstrap;
+        this.user = Map.copyOf(userProperties);
+        this.nodeId = nodeId;
+    }
+
+    public String bootstrap() {
+        return bootstrap;
+    }
+
+    private Map<String, Object> base(String clientId) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(CommonClientConfigs.CLIENT_ID_CONFIG, "railgun-" + nodeId + "-" + clientId);
+        return p;
+    }
+
+    private Map<String, Object> withUser(Map<String, Object> p) {
+        p.putAll(user);
+        return p;
+    }
+
+    public Map<String, Object> admin() {
+        return withUser(base("admin"));
+    }
+
+    /**
+     * Producers of events, replies and DDL: {@code acks=all} with idempotence (an acknowledged event
+     * is durable and written once per send, in order), no linger (send at once: latency first; Kafka
+     * still batches what accumulates while a request is in flight), no compression (rows are small
+     * and already compact).
+     */
+    public Map<String, Object> producer(String clientId) {
+        Map<String, Object> p = base(clientId);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        return withUser(p);
+    }
+
+    /** The control topic's producer: string keys. */
+    public Map<String, Object> controlProducer() {
+        Map<String, Object> p = producer("control");
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        return withUser(p);
+    }
+
+    /**
+     * A processor unit's consumer: a member of {@link #TASK_GROUP} with a static id (a restarted
+     * node takes its tasks back at once, without waiting for the session to time out),
+     * cooperative sticky assignment (a rebalance moves only the partitions that must move),
+     * no auto-commit (the unit commits what its tasks' checkpoints cover), reads from the earliest
+     * offset (a task with no checkpoint replays its whole input), and answers a fetch as soon as one
+     * record is there.
+     */
+    public Map<String, Object> unitConsumer(int unit) {
+        Map<String, Object> p = base("unit-" + unit);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, TASK_GROUP);
+        p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, nodeId + "-unit-" + unit);
+        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 2_000);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return withUser(p);
+    }
+
+    /** A consumer without a group (assigned partitions): the reply collector and the control log. */
+    public Map<String, Object> assignedConsumer(String clientId, boolean stringKeys) {
+        Map<String, Object> p = base(clientId);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                stringKeys ? StringDeserializer.class.getName() : ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return withUser(p);
+    }
+
+    /** The Kafka-native ingestion consumer: a member of {@link #INGEST_GROUP}. */
+    public Map<String, Object> ingestConsumer() {
+        Map<String, Object> p = base("ingest");
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, INGEST_GROUP);
+        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return withUser(p);
+    }
+}

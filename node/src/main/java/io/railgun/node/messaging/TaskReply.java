@@ -1,0 +1,222 @@
+package io.railgun.node.messaging;
+
+import io.railgun.engine.task.Reply;
+import io.railgun.engine.task.ReplyStatus;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The records of a reply topic: one task's answer to an event or a point read, or an error.
+ * Big-endian; strings are a 2-byte length and UTF-8.
+ * <pre>
+ * EVENT: 0, status (0 counted, 1 duplicate, 2 dropped late), streamTime, n, n x (name, value)
+ * READ:  1, hasStreamTime, streamTime, value
+ * ERROR: 2, HTTP status (2 bytes), code, message
+ * value: type (0 null, 1 long, 2 double, 3 string, 4 boolean) and its bytes
+ * </pre>
+ * A processor unit encodes with one reused {@link Writer}; the front-end decodes into objects.
+ */
+public final class TaskReply {
+    public static final byte EVENT = 0;
+    public static final byte READ = 1;
+    public static final byte ERROR = 2;
+
+    private TaskReply() {}
+
+    /** Encodes replies into one growing buffer (one per processor unit). */
+    public static final class Writer {
+        private ByteBuffer buf = ByteBuffer.allocate(4096);
+
+        public byte[] event(Reply r) {
+            buf.clear();
+            put((byte) EVENT);
+            put((byte) switch (r.status()) {
+                case COUNTED -> 0;
+                case DUPLICATE -> 1;
+                case DROPPED_LATE -> 2;
+            });
+            ensure(12);
+            buf.putLong(r.streamTime());
+            buf.putInt(r.size());
+            for (int i = 0; i < r.size(); i++) {
+                putName(r.name(i));
+                putValue(r, i);
+            }
+            return Arrays.copyOf(buf.array(), buf.position());
+        }
+
+        public byte[] read(boolean hasStreamTime, long streamTime, Object value) {
+            buf.clear();
+            put((byte) READ);
+            put((byte) (hasStreamTime ? 1 : 0));
+            ensure(8);
+            buf.putLong(streamTime);
+            putObject(value);
+            return Arrays.copyOf(buf.array(), buf.position());
+        }
+
+        public byte[] error(int status, String code, String message) {
+            buf.clear();
+            put((byte) ERROR);
+            ensure(2);
+            buf.putShort((short) status);
+            putString(code);
+            putString(message.length() > 4000 ? message.substring(0, 4000) : message);
+            return Arrays.copyOf(buf.array(), buf.position());
+        }
+
+        private void putValue(Reply r, int i) {
+            if (r.isNull(i)) {
+                put((byte) 0);
+                return;
+            }
+            switch (r.type(i)) {
+                case LONG -> {
+                    put((byte) 1);
+                    ensure(8);
+                    buf.putLong(r.longValue(i));
+                }
+                case DOUBLE -> {
+                    put((byte) 2);
+                    ensure(8);
+                    buf.putDouble(r.doubleValue(i));
+                }
+                case STRING -> {
+                    put((byte) 3);
+                    int n = r.stringLength(i);
+                    ensure(4 + n);
+                    buf.putInt(n);
+                    buf.put(r.stringBuffer(i), 0, n);
+                }
+                case BOOLEAN -> {
+                    put((byte) 4);
+                    put((byte) (r.longValue(i) != 0 ? 1 : 0));
+                }
+                case NULL -> put((byte) 0);
+            }
+        }
+
+        private void putObject(Object v) {
+            switch (v) {
+                case null -> put((byte) 0);
+                case Long l -> {
+                    put((byte) 1);
+                    ensure(8);
+                    buf.putLong(l);
+                }
+                case Double d -> {
+                    put((byte) 2);
+                    ensure(8);
+                    buf.putDouble(d);
+                }
+                case String s -> {
+                    put((byte) 3);
+                    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+                    ensure(4 + b.length);
+                    buf.putInt(b.length);
+                    buf.put(b);
+                }
+                case Boolean b -> {
+                    put((byte) 4);
+                    put((byte) (b ? 1 : 0));
+                }
+                default -> throw new IllegalArgumentException("not a metric value: " + v.getClass());
+            }
+        }
+
+        private void putName(String name) {
+            // names are ASCII identifiers in practice; encode generally all the same
+            putString(name);
+        }
+
+        private void putString(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            ensure(2 + b.length);
+            buf.putShort((short) b.length);
+            buf.put(b);
+        }
+
+        private void put(byte b) {
+            ensure(1);
+            buf.put(b);
+        }
+
+        private void ensure(int n) {
+            if (buf.remaining() < n) {
+                ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + n));
+                buf.flip();
+                bigger.put(buf);
+                buf = bigger;
+            }
+        }
+    }
+
+    /** A decoded event reply. */
+    public record EventPart(ReplyStatus status, long streamTime, Map<String, Object> metrics) {}
+
+    /** A decoded read reply. */
+    public record ReadPart(boolean hasStreamTime, long streamTime, Object value) {}
+
+    /** A decoded error. */
+    public record ErrorPart(int status, String code, String message) {}
+
+    /** Decodes a reply value into an {@link EventPart}, {@link ReadPart} or {@link ErrorPart}. */
+    public static Object decode(byte[] value) {
+        ByteBuffer in = ByteBuffer.wrap(value);
+        byte kind = in.get();
+        switch (kind) {
+            case EVENT -> {
+                ReplyStatus status = switch (in.get()) {
+                    case 1 -> ReplyStatus.DUPLICATE;
+                    case 2 -> ReplyStatus.DROPPED_LATE;
+                    default -> ReplyStatus.COUNTED;
+                };
+                long streamTime = in.getLong();
+                int n = in.getInt();
+                Map<String, Object> metrics = new LinkedHashMap<>(Math.max(4, n * 2));
+                for (int i = 0; i < n; i++) {
+                    String name = getString(in);
+                    metrics.put(name, getValue(in));
+                }
+                return new EventPart(status, streamTime, metrics);
+            }
+            case READ -> {
+                boolean has = in.get() != 0;
+                long streamTime = in.getLong();
+                return new ReadPart(has, streamTime, getValue(in));
+            }
+            case ERROR -> {
+                int status = in.getShort();
+                return new ErrorPart(status, getString(in), getString(in));
+            }
+            default -> throw new IllegalArgumentException("unknown reply kind " + kind);
+        }
+    }
+
+    private static Object getValue(ByteBuffer in) {
+        byte type = in.get();
+        return switch (type) {
+            case 0 -> null;
+            case 1 -> in.getLong();
+            case 2 -> in.getDouble();
+            case 3 -> {
+                int n = in.getInt();
+                String s = new String(in.array(), in.position(), n, StandardCharsets.UTF_8);
+                in.position(in.position() + n);
+                yield s;
+            }
+            case 4 -> in.get() != 0;
+            default -> throw new IllegalArgumentException("unknown value type " + type);
+        };
+    }
+
+    private static String getString(ByteBuffer in) {
+        int n = in.getShort() & 0xffff;
+        String s = new String(in.array(), in.position(), n, StandardCharsets.UTF_8);
+        in.position(in.position() + n);
+        return s;
+    }
+}

@@ -1,0 +1,51 @@
+package io.railgun.node.messaging;
+
+import io.railgun.node.catalog.StreamEntry;
+
+/**
+ * Topic names (docs/node.md § Topics).
+ * <ul>
+ *   <li>{@code railgun.control}: compacted, one partition: the catalog (streams and metrics) that
+ *       every node converges to;</li>
+ *   <li>{@code railgun.s.<stream>.<generation>.<partitioner>}: a stream's input for one
+ *       partitioner, with the stream's partition count: events keyed by the partitioner value, and
+ *       the DDL markers and point reads its tasks apply in order;</li>
+ *   <li>{@code railgun.replies.<node>}: the tasks' replies to the events and reads one node's
+ *       front-end sent;</li>
+ *   <li>{@code railgun.ingest.<stream>}: Kafka-native ingestion (JSON events in, merged replies
+ *       out on the topic the record names).</li>
+ * </ul>
+ */
+public final class Topics {
+    public static final String PREFIX = "railgun.";
+    public static final String CONTROL = PREFIX + "control";
+    public static final String STREAM_PREFIX = PREFIX + "s.";
+
+    private Topics() {}
+
+    public static String input(StreamEntry stream, String partitioner) {
+        return input(stream.name(), stream.generation(), partitioner);
+    }
+
+    public static String input(String stream, String generation, String partitioner) {
+        return STREAM_PREFIX + stream + "." + generation + "." + legal(partitioner);
+    }
+
+    public static String replies(String nodeId) {
+        return PREFIX + "replies." + nodeId;
+    }
+
+    public static String ingest(String stream) {
+        return PREFIX + "ingest." + stream;
+    }
+
+    /** Characters Kafka does not allow in topic names become '_'. */
+    static String legal(String name) {
+        StringBuilder sb = new StringBuilder(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            sb.append(Character.isLetterOrDigit(c) && c < 128 || c == '_' || c == '-' ? c : '_');
+        }
+        return sb.toString();
+    }
+}

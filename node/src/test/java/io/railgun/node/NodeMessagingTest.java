@@ -1,0 +1,98 @@
+package io.railgun.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.railgun.engine.event.EventRowWriter;
+import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.schema.FieldType;
+import io.railgun.engine.schema.LateEventPolicy;
+import io.railgun.engine.schema.Schema;
+import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.node.frontend.ApiException;
+import io.railgun.node.frontend.FrontEnd;
+import io.railgun.node.frontend.PointRead;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The messaging layer end to end, below HTTP: a node on an embedded broker, its front-end called directly. */
+class NodeMessagingTest {
+
+    static StreamDefinition payments(int partitions) {
+        Map<String, FieldType> fields = new LinkedHashMap<>();
+        fields.put("id", FieldType.STRING);
+        fields.put("ts", FieldType.TIMESTAMP);
+        fields.put("card", FieldType.STRING);
+        fields.put("merchant", FieldType.STRING);
+        fields.put("amount", FieldType.DOUBLE);
+        return new StreamDefinition("payments", Schema.of(fields), "id", "ts", List.of("card", "merchant"), partitions, 2000,
+                LateEventPolicy.DROP);
+    }
+
+    static byte[] event(StreamDefinition d, String id, long ts, String card, String merchant, Double amount) {
+        EventRowWriter w = new EventRowWriter().begin(d.schema());
+        w.setString(0, id).setLong(1, ts).setString(2, card).setString(3, merchant);
+        if (amount == null) {
+            w.setNull(4);
+        } else {
+            w.setDouble(4, amount);
+        }
+        w.finish();
+        return Arrays.copyOf(w.buffer(), w.length());
+    }
+
+    @Test
+    void streamsMetricsEventsAndReadsGoThroughKafka() throws Exception {
+        Path dir = Files.createTempDirectory("railgun-node");
+        NodeConfig config = NodeConfig.defaults().withDataDir(dir).withHttp("127.0.0.1", 0).withProcessors(2);
+        long t0 = 1_000_000_000_000L;
+        StreamDefinition d = payments(3);
+        try (Node node = Node.start(config)) {
+            FrontEnd fe = node.frontEnd();
+            assertThat(fe.putStream(d)).isTrue();
+            assertThat(fe.putStream(d)).isFalse();
+            assertThat(fe.addStatement("payments", "SELECT COUNT(*) AS n, SUM(amount) AS total FROM payments GROUP BY card"
+                    + " [RANGE 10 SECONDS]", false)).containsExactly("n", "total");
+            assertThat(fe.addStatement("payments", "SELECT COUNT(*) AS m FROM payments GROUP BY merchant [RANGE 1 HOUR]", false))
+                    .containsExactly("m");
+            long start = System.nanoTime();
+            StreamReply r1 = fe.send(d, event(d, "a", t0, "X", "M1", 2.5), event(d, "a", t0, "X", "M1", 2.5).length).get();
+            System.out.println("first reply after " + (System.nanoTime() - start) / 1_000_000 + " ms: " + r1);
+            assertThat(r1.metrics()).containsExactly(Map.entry("n", 1L), Map.entry("total", 2.5), Map.entry("m", 1L));
+            byte[] b = event(d, "b", t0 + 10_000, "X", "M1", 1.0);
+            StreamReply r2 = fe.send(d, b, b.length).get();
+            assertThat(r2.metrics()).containsExactly(Map.entry("n", 1L), Map.entry("total", 1.0), Map.entry("m", 2L));
+            StreamReply dup = fe.send(d, b, b.length).get();
+            assertThat(dup.duplicate()).isTrue();
+            start = System.nanoTime();
+            for (int i = 0; i < 200; i++) {
+                byte[] e = event(d, "e" + i, t0 + 10_000 + i, "C" + (i % 7), "M" + (i % 3), (double) i);
+                fe.send(d, e, e.length).get();
+            }
+            System.out.println("200 sequential events: " + (System.nanoTime() - start) / 200_000 + " us each");
+            EventRowWriter key = new EventRowWriter().begin(d.schema());
+            key.setNull(0).setNull(1).setString(2, "X").setNull(3).setNull(4);
+            key.finish();
+            PointRead read = fe.read(d, "total", Arrays.copyOf(key.buffer(), key.length())).get();
+            assertThat(read.value()).isEqualTo(1.0);
+            assertThatThrownBy(() -> fe.addStatement("payments", "SELECT SUM(nope) FROM payments GROUP BY card [RANGE 1 SECOND]",
+                    false)).isInstanceOf(ApiException.class).hasMessageContaining("nope");
+            fe.removeMetric("payments", "m");
+            byte[] c = event(d, "c", t0 + 11_000, "X", "M1", 1.0);
+            assertThat(fe.send(d, c, c.length).get().metrics()).containsOnlyKeys("n", "total");
+        }
+        // restart: catalog and task state come back
+        try (Node node = Node.start(config)) {
+            FrontEnd fe = node.frontEnd();
+            byte[] e = event(d, "z", t0 + 11_500, "X", "M1", 4.0);
+            StreamReply r = fe.send(d, e, e.length).get();
+            assertThat(r.metrics()).containsExactly(Map.entry("n", 3L), Map.entry("total", 6.0));
+            fe.deleteStream("payments");
+        }
+    }
+}
