@@ -1,0 +1,32 @@
+package io.railgun.node.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Log levels for when no logback configuration is on the classpath: logback's own default is DEBUG
+ * everywhere, which buries the node's lines under Kafka's and the JDK's. Then the root is INFO and
+ * Kafka (clients and the embedded broker) WARN. A {@code logback.xml} on the classpath, or
+ * {@code -Dlogback.configurationFile=...} in {@code RAILGUN_JAVA_OPTS}, takes over entirely.
+ * Called once by {@link Main#main} before anything logs.
+ */
+final class LogDefaults {
+
+    private LogDefaults() {
+    }
+
+    static void apply() {
+        ClassLoader loader = LogDefaults.class.getClassLoader();
+        if (System.getProperty("logback.configurationFile") != null || loader.getResource("logback.xml") != null
+                || loader.getResource("logback-test.xml") != null) {
+            return;
+        }
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.INFO);
+            context.getLogger("org.apache.kafka").setLevel(Level.WARN);
+            context.getLogger("kafka").setLevel(Level.WARN);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package io.railgun.node.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command line surface: {@code --help} lists every command and every option with its default and
+ * environment variable, errors are one line with the right exit code. No node or broker is started:
+ * the launchers are fakes.
+ */
+class MainTest {
+    /** The options of {@code start} the lead asked for, written out so that a renamed one fails here. */
+    private static final List<String> START_OPTIONS = List.of("--host", "--port", "--data-dir", "--kafka",
+            "--broker-port", "--node-id", "--processors", "--replication", "--ingest-token", "--ingest-token-file",
+            "--admin-token", "--admin-token-file", "--tls-keystore", "--tls-keystore-password",
+            "--tls-keystore-password-file", "--kafka-property", "--max-body-bytes", "--max-batch-events",
+            "--request-timeout", "--checkpoint-interval", "--hot-keys", "--min-dedup-horizon", "--config", "--help",
+            "--version");
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private final AtomicReference<Object> launched = new AtomicReference<>();
+
+    private int run(Map<String, String> env, String... args) {
+        var cl = Main.commandLine(env,
+                config -> {
+                    launched.set(config);
+                    throw new IllegalStateException("the fake node does not start");
+                },
+                (dataDir, port) -> {
+                    launched.set(dataDir);
+                    throw new UncheckedIOException(new IOException("socket server failed",
+                            new BindException("Address already in use")));
+                });
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void helpListsEveryCommand() {
+        assertThat(run(Map.of(), "--help")).isZero();
+        assertThat(out.toString()).contains("Usage: railgun").containsPattern("(?m)^  start ")
+                .containsPattern("(?m)^  broker ").containsPattern("(?m)^  help ");
+    }
+
+    @Test
+    void startHelpListsEveryOptionWithItsDefaultAndVariable() {
+        assertThat(run(Map.of(), "start", "--help")).isZero();
+        String help = out.toString().replaceAll("\\s+", " ");
+        for (String option : START_OPTIONS) {
+            assertThat(help).containsPattern("(^|[\\s,])" + Pattern.quote(option) + "([=\\s,]|$)");
+        }
+        for (Setting<?> s : StartSettings.ALL) {
+            assertThat(help).contains(s.flag() + "=" + s.paramLabel())
+                    .contains("Default: " + s.defaultDisplay() + ". Env: " + s.envVar() + ".");
+            if (s.secret()) {
+                assertThat(help).contains("--" + s.fileKey() + "=FILE").contains(s.fileEnvVar());
+            }
+        }
+        assertThat(help).contains("Default: 127.0.0.1").contains("Default: 7070").contains("Default: ./data")
+                .contains("Default: 10s").contains("Default: 1h").contains("Default: 16MiB")
+                .contains("RAILGUN_KAFKA_PROPERTY_").contains("Precedence: flags > RAILGUN_* environment variables"
+                        + " > --config file > defaults.");
+    }
+
+    @Test
+    void brokerHelpListsItsOptions() {
+        assertThat(run(Map.of(), "help", "broker")).isZero();
+        String help = out.toString().replaceAll("\\s+", " ");
+        assertThat(help).contains("--data-dir=DIR").contains("Default: ./data/broker. Env: RAILGUN_BROKER_DATA_DIR.")
+                .contains("--port=PORT").contains("Default: 9092. Env: RAILGUN_BROKER_PORT.");
+    }
+
+    @Test
+    void versionNamesRailgunAndTheJvm() {
+        assertThat(run(Map.of(), "--version")).isZero();
+        assertThat(out.toString()).startsWith("railgun ").contains("JVM " + Runtime.version());
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        assertThat(run(Map.of())).isEqualTo(2);
+        assertThat(err.toString()).startsWith("railgun: missing command: start or broker").contains("Commands:");
+    }
+
+    @Test
+    void aBadValueIsOneLineWithExitCode2AndNothingStarts() {
+        assertThat(run(Map.of(), "start", "--port", "seventy")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("railgun start: --port: 'seventy' is not a port number (0-65535)\n");
+        assertThat(launched.get()).isNull();
+    }
+
+    @Test
+    void anUnknownVariableStopsTheStart() {
+        assertThat(run(Map.of("RAILGUN_ADMIN_TOKN", "x"), "start")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("railgun start: unknown environment variable 'RAILGUN_ADMIN_TOKN'"
+                + " (did you mean 'RAILGUN_ADMIN_TOKEN'?)").doesNotContain("Exception").hasLineCount(1);
+    }
+
+    @Test
+    void anUnknownOptionIsAUsageErrorWithASuggestion() {
+        assertThat(run(Map.of(), "start", "--data-dri", "x")).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown option").contains("--data-dir")
+                .contains("Run 'railgun start --help'");
+    }
+
+    @Test
+    void aNodeThatCannotStartIsOneLineWithExitCode1() {
+        int code = run(Map.of(), "start", "--data-dir", dir.resolve("data").toString(), "--port", "0");
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).isEqualTo("railgun start: cannot start the node: the fake node does not start\n");
+        assertThat(launched.get()).isNotNull();
+    }
+
+    @Test
+    void aPortInUseFailsBeforeTheNodeStarts() throws IOException {
+        try (var taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            int code = run(Map.of("RAILGUN_DATA_DIR", dir.toString()), "start", "--port",
+                    String.valueOf(taken.getLocalPort()));
+            assertThat(code).isEqualTo(1);
+            assertThat(err.toString()).startsWith("railgun start: cannot listen on 127.0.0.1:" + taken.getLocalPort())
+                    .contains("--port").hasLineCount(1);
+            assertThat(launched.get()).isNull();
+        }
+    }
+
+    @Test
+    void aDataDirThatIsAFileFailsBeforeTheNodeStarts() throws IOException {
+        Path file = Files.writeString(dir.resolve("occupied"), "x");
+        assertThat(run(Map.of(), "start", "--data-dir", file.toString(), "--port", "0")).isEqualTo(1);
+        assertThat(err.toString()).startsWith("railgun start: cannot create the data directory").hasLineCount(1);
+    }
+
+    @Test
+    void aMissingKeystoreFailsBeforeTheNodeStarts() {
+        int code = run(Map.of(), "start", "--data-dir", dir.toString(), "--port", "0",
+                "--tls-keystore", dir.resolve("missing.p12").toString());
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("is not a readable file (--tls-keystore)");
+    }
+
+    @Test
+    void aBrokerThatCannotStartIsOneLineWithAHint() {
+        int code = run(Map.of("RAILGUN_BROKER_DATA_DIR", dir.resolve("b").toString()), "broker", "--port", "0");
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).isEqualTo("railgun broker: cannot start the broker: socket server failed:"
+                + " Address already in use (another process holds a port: choose another with --port,"
+                + " 0 picks a free one)\n");
+        assertThat(launched.get()).isEqualTo(dir.resolve("b"));
+    }
+
+    @Test
+    void theBrokerReadsItsOwnVariablesAndRejectsTypos() {
+        assertThat(run(Map.of("RAILGUN_BROKER_PROT", "1"), "broker")).isEqualTo(2);
+        assertThat(err.toString()).contains("did you mean 'RAILGUN_BROKER_PORT'?");
+    }
+
+    @Test
+    void theConfigurationDocumentNamesEverySetting() throws IOException {
+        Path doc = Path.of("..", "docs", "configuration.md");
+        Assumptions.assumeTrue(Files.exists(doc), "run from the node module of the repository");
+        String text = Files.readString(doc);
+        for (Setting<?> s : StartSettings.ALL) {
+            String shownDefault = s == StartSettings.PROCESSORS ? "available processors" : s.defaultDisplay();
+            assertThat(text).as("docs/configuration.md").contains("`" + s.flag()).contains(s.envVar())
+                    .contains(shownDefault);
+        }
+        for (Setting<?> s : BrokerSettings.ALL) {
+            assertThat(text).contains(s.envVar()).contains(s.defaultDisplay());
+        }
+        assertThat(text).contains("RAILGUN_JAVA_OPTS").contains("RAILGUN_CONFIG").contains("kafka-property.");
+    }
+}
