@@ -1,11 +1,14 @@
 package io.railgun.node;
 
 import io.railgun.node.backend.ProcessorUnit;
+import io.railgun.node.backend.UnitStats;
 import io.railgun.node.broker.EmbeddedBroker;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.ControlLog;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.frontend.FrontEnd;
+import io.railgun.node.http.HttpApi;
+import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.Topics;
 import java.io.IOException;
@@ -119,7 +122,64 @@ public final class Node implements AutoCloseable {
     }
 
     private void startHttp() {
-        uri = URI.create("http://" + config.host() + ":" + config.port());
+        NodeMetrics metrics = new NodeMetrics();
+        registerGauges(metrics);
+        try {
+            HttpApi api = HttpApi.start(config, frontEnd, metrics);
+            resources.add(api);
+            uri = api.uri();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the HTTP API cannot listen on " + config.host() + ":" + config.port() + ": "
+                    + e.getMessage(), e);
+        }
+        LOG.log(System.Logger.Level.INFO, "HTTP API on {0}", uri);
+    }
+
+    private void registerGauges(NodeMetrics metrics) {
+        List<String> unit = List.of("unit");
+        metrics.gauge("railgun_frontend_in_flight", "Requests waiting for task replies", frontEnd::inFlight);
+        metrics.gauge("railgun_tasks", "Tasks run by each processor unit", unit, () -> perUnit(s -> s.tasks()));
+        metrics.gauge("railgun_consumer_lag", "Input records not yet read by each unit's tasks", unit,
+                () -> perUnit(s -> s.lag()));
+        metrics.counter("railgun_rebalances", "Assignments received by each unit", unit, () -> perUnit(s -> s.rebalances()));
+        metrics.counter("railgun_task_records", "Input records handled by each unit (events, DDL markers, reads)", unit,
+                () -> perUnit(s -> s.records()));
+        metrics.gauge("railgun_reservoir_events", "Events held in the units' reservoirs", unit,
+                () -> perUnit(s -> s.reservoirEvents()));
+        metrics.gauge("railgun_reservoir_cache_bytes", "Heap bytes of reservoir event data (open regions, chunk caches)",
+                unit, () -> perUnit(s -> s.reservoirMemoryBytes()));
+        metrics.gauge("railgun_state_hot_keys", "Keys held in the units' hot tiers", unit, () -> perUnit(s -> s.hotKeys()));
+        metrics.gauge("railgun_state_buffer_bytes", "State changes held in memory until the next checkpoint", unit,
+                () -> perUnit(s -> s.stateBufferBytes()));
+        Path data = config.dataDir().toAbsolutePath();
+        metrics.gauge("railgun_disk_bytes", "Bytes on disk: tasks (reservoirs and state) and the embedded broker's log",
+                List.of("dir"), () -> Map.of(List.of("tasks"), directoryBytes(data.resolve("tasks")), List.of("kafka"),
+                        directoryBytes(data.resolve("kafka"))));
+    }
+
+    private Map<List<String>, Long> perUnit(java.util.function.ToLongFunction<UnitStats> f) {
+        Map<List<String>, Long> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < units.size(); i++) {
+            m.put(List.of(Integer.toString(i)), f.applyAsLong(units.get(i).stats()));
+        }
+        return m;
+    }
+
+    private static long directoryBytes(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0; // deleted meanwhile
+                }
+            }).sum();
+        } catch (IOException | UncheckedIOException e) {
+            return 0;
+        }
     }
 
     /** The HTTP API's base URI, e.g. {@code http://127.0.0.1:7070} (the actual port when 0 was asked). */

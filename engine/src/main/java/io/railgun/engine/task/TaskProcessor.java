@@ -415,6 +415,11 @@ public final class TaskProcessor implements AutoCloseable {
         return reservoir.size();
     }
 
+    /** Heap bytes of the reservoir's event data (open region, chunk cache). */
+    public long reservoirMemoryBytes() {
+        return reservoir.memoryBytes();
+    }
+
     /** Number of distinct window edges (reservoir cursors) of the plan. */
     public int cursorCount() {
         return plan.cursorCount();

@@ -16,12 +16,20 @@ public final class UnitStats {
     volatile long lag;
     volatile long reservoirEvents;
     volatile long hotKeys;
+    volatile long reservoirMemoryBytes;
+    volatile long stateBufferBytes;
 
     void update(Collection<TaskRunner> runners, KafkaConsumer<byte[], byte[]> consumer) {
         long lagSum = 0;
         long events = 0;
         long keys = 0;
+        long reservoirBytes = 0;
+        long stateBytes = 0;
         for (TaskRunner t : runners) {
+            reservoirBytes += t.processor().reservoirMemoryBytes();
+            if (t.processor().durableState() != null) {
+                stateBytes += t.processor().durableState().writeBufferBytes();
+            }
             OptionalLong l = consumer.currentLag(t.partition);
             if (l.isPresent()) {
                 lagSum += l.getAsLong();
@@ -33,6 +41,18 @@ public final class UnitStats {
         lag = lagSum;
         reservoirEvents = events;
         hotKeys = keys;
+        reservoirMemoryBytes = reservoirBytes;
+        stateBufferBytes = stateBytes;
+    }
+
+    /** Heap bytes of the reservoirs' event data (open regions, chunk caches). */
+    public long reservoirMemoryBytes() {
+        return reservoirMemoryBytes;
+    }
+
+    /** Bytes of state changes held in memory until the next checkpoint. */
+    public long stateBufferBytes() {
+        return stateBufferBytes;
     }
 
     public long records() {

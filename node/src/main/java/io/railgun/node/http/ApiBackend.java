@@ -1,0 +1,90 @@
+package io.railgun.node.http;
+
+import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.node.frontend.FrontEnd;
+import io.railgun.node.frontend.MetricInfo;
+import io.railgun.node.frontend.PointRead;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The front-end calls the HTTP layer makes, as an interface: the node passes its {@link FrontEnd}
+ * ({@link #of}), tests a fake, so every endpoint can be tested through real HTTP. Same contracts as
+ * {@link FrontEnd}: thread-safe; refusals are {@code ApiException}s, thrown or completing futures.
+ */
+interface ApiBackend {
+    boolean putStream(StreamDefinition definition);
+
+    List<StreamDefinition> streams();
+
+    StreamDefinition stream(String name);
+
+    void deleteStream(String name);
+
+    List<String> addStatement(String stream, String query, boolean backfill);
+
+    List<MetricInfo> metrics(String stream);
+
+    void removeMetric(String stream, String metric);
+
+    CompletableFuture<StreamReply> send(StreamDefinition stream, byte[] row, int length);
+
+    CompletableFuture<List<StreamReply>> sendBatch(StreamDefinition stream, List<byte[]> rows);
+
+    CompletableFuture<PointRead> read(StreamDefinition stream, String metric, byte[] keyRow);
+
+    static ApiBackend of(FrontEnd f) {
+        return new ApiBackend() {
+            @Override
+            public boolean putStream(StreamDefinition definition) {
+                return f.putStream(definition);
+            }
+
+            @Override
+            public List<StreamDefinition> streams() {
+                return f.streams();
+            }
+
+            @Override
+            public StreamDefinition stream(String name) {
+                return f.stream(name);
+            }
+
+            @Override
+            public void deleteStream(String name) {
+                f.deleteStream(name);
+            }
+
+            @Override
+            public List<String> addStatement(String stream, String query, boolean backfill) {
+                return f.addStatement(stream, query, backfill);
+            }
+
+            @Override
+            public List<MetricInfo> metrics(String stream) {
+                return f.metrics(stream);
+            }
+
+            @Override
+            public void removeMetric(String stream, String metric) {
+                f.removeMetric(stream, metric);
+            }
+
+            @Override
+            public CompletableFuture<StreamReply> send(StreamDefinition stream, byte[] row, int length) {
+                return f.send(stream, row, length);
+            }
+
+            @Override
+            public CompletableFuture<List<StreamReply>> sendBatch(StreamDefinition stream, List<byte[]> rows) {
+                return f.sendBatch(stream, rows);
+            }
+
+            @Override
+            public CompletableFuture<PointRead> read(StreamDefinition stream, String metric, byte[] keyRow) {
+                return f.read(stream, metric, keyRow);
+            }
+        };
+    }
+}

@@ -1,0 +1,133 @@
+package io.railgun.node.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.railgun.node.NodeConfig;
+import io.railgun.node.frontend.ApiException;
+import io.railgun.node.ops.NodeMetrics;
+import java.io.IOException;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The one handler of the server: matches the path, checks the token, dispatches to the endpoint and
+ * turns every outcome into a response. Order of checks: bearer token (401/403: nothing else is told to
+ * an unauthenticated caller), path (404 {@code not_found}), method (405 {@code method_not_allowed}
+ * with Allow), then the endpoint's own (415, 413, 400, its front-end's answers). Before an error is
+ * answered, the unread rest of the request body is dropped ({@link ApiRequest#discardUnreadBody}) so
+ * the client reads the answer rather than a connection reset. An unexpected
+ * exception is logged with its stack trace and an incident id, and answered 500 {@code internal};
+ * the server keeps serving. Every request is counted and timed in {@link NodeMetrics}.
+ * Thread-safe: called concurrently on the server's virtual threads.
+ */
+final class ApiDispatcher implements HttpHandler {
+    private static final System.Logger LOG = System.getLogger(ApiDispatcher.class.getName());
+    private final NodeConfig config;
+    private final NodeMetrics metrics;
+    private final BearerAuth auth;
+    private final StreamHandlers streams;
+    private final MetricHandlers metricHandlers;
+    private final EventHandlers events;
+
+    ApiDispatcher(NodeConfig config, ApiBackend backend, NodeMetrics metrics) {
+        this.config = config;
+        this.metrics = metrics;
+        this.auth = new BearerAuth(config.ingestToken(), config.adminToken());
+        this.streams = new StreamHandlers(backend);
+        this.metricHandlers = new MetricHandlers(backend, config.requestTimeoutMs());
+        this.events = new EventHandlers(backend, metrics, config.requestTimeoutMs(), config.maxBatchEvents());
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) {
+        long startNs = System.nanoTime();
+        String method = exchange.getRequestMethod();
+        RequestPath path = RequestPath.parse(exchange.getRequestURI().getRawPath());
+        Endpoint endpoint = path == null ? null : Endpoint.find(path.shape(), method);
+        String route = endpoint != null ? endpoint.route
+                : path != null ? Endpoint.disallowedRoute(path.shape()) : Endpoint.UNMATCHED;
+        ApiRequest req = new ApiRequest(exchange, path, config.maxBodyBytes());
+        try {
+            dispatch(exchange, method, path, endpoint, req);
+        } catch (ApiException e) {
+            answer(req, e);
+        } catch (IOException e) {
+            // the client went away while we answered: nothing more can be sent
+            LOG.log(System.Logger.Level.DEBUG, "response to " + method + " " + exchange.getRequestURI() + " not sent", e);
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            internal(req, exchange, e);
+        } finally {
+            exchange.close();
+            metrics.recordRequest(route, req.responded() ? req.status() : 500, System.nanoTime() - startNs);
+        }
+    }
+
+    private void dispatch(HttpExchange exchange, String method, RequestPath path, Endpoint endpoint, ApiRequest req)
+            throws IOException {
+        // unknown paths and methods need some valid token too, so they reveal nothing to strangers
+        Scope needed = endpoint != null ? endpoint.scope
+                : path != null && path.shape() == RequestPath.Shape.HEALTH ? Scope.NONE : Scope.INGEST;
+        BearerAuth.Refusal refused = !auth.enabled() ? null : auth.check(
+                exchange.getRequestHeaders().getFirst("Authorization"), needed,
+                method + " " + exchange.getRequestURI().getRawPath());
+        if (refused != null) {
+            if (refused.challenge() != null) {
+                req.setHeader("WWW-Authenticate", refused.challenge());
+            }
+            throw refused.error();
+        }
+        if (path == null) {
+            throw ApiException.notFound("not_found", "no endpoint at " + exchange.getRequestURI().getRawPath()
+                    + "; the API serves /v1/streams[/{stream}[/metrics[/{name}] | /events | /events:batch]], /health "
+                    + "and /metrics");
+        }
+        if (endpoint == null) {
+            String allowed = Endpoint.allowed(path.shape());
+            req.setHeader("Allow", allowed);
+            throw new ApiException(405, "method_not_allowed", method + " is not allowed on " + path.shape().template
+                    + "; use " + allowed);
+        }
+        switch (endpoint) {
+            case HEALTH -> req.respondJson(200, g -> {
+                g.writeStartObject();
+                g.writeStringField("status", "ok");
+                g.writeEndObject();
+            });
+            case PROMETHEUS -> {
+                GrowableBytes out = new GrowableBytes(16 * 1024);
+                metrics.writeText(out);
+                req.respond(200, metrics.textContentType(), out);
+            }
+            case LIST_STREAMS -> streams.list(req);
+            case PUT_STREAM -> streams.put(req);
+            case GET_STREAM -> streams.get(req);
+            case DELETE_STREAM -> streams.delete(req);
+            case ADD_STATEMENT -> metricHandlers.add(req);
+            case LIST_METRICS -> metricHandlers.list(req);
+            case READ_METRIC -> metricHandlers.read(req);
+            case DELETE_METRIC -> metricHandlers.remove(req);
+            case SEND_EVENT -> events.send(req);
+            case SEND_BATCH -> events.sendBatch(req);
+        }
+    }
+
+    private static void answer(ApiRequest req, ApiException e) {
+        if (req.responded()) {
+            LOG.log(System.Logger.Level.WARNING, "refusal after the response was sent: " + e.getMessage());
+            return;
+        }
+        try {
+            req.discardUnreadBody();
+            req.respondError(e);
+        } catch (IOException io) {
+            LOG.log(System.Logger.Level.DEBUG, "error response not sent", io);
+        }
+    }
+
+    private static void internal(ApiRequest req, HttpExchange exchange, Throwable e) {
+        String incident = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
+        LOG.log(System.Logger.Level.ERROR, "internal error " + incident + " on " + exchange.getRequestMethod() + " "
+                + exchange.getRequestURI(), e);
+        answer(req, new ApiException(500, "internal", "internal error (incident " + incident + "): the node logged "
+                + "the details; retry, and report the incident id if it persists"));
+    }
+}

@@ -1,0 +1,72 @@
+package io.railgun.node.http;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.node.ops.NodeMetrics;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code POST /v1/streams/{stream}/events} and {@code .../events:batch} (SPEC §3.3): the hot path.
+ * Each request borrows an {@link IngestScratch}: body read into its buffer, checked, converted to a
+ * row by its codec, sent, the reply written into its output buffer. Thread-safe.
+ */
+final class EventHandlers {
+    private final ApiBackend backend;
+    private final NodeMetrics metrics;
+    private final long timeoutMs;
+    private final int maxBatchEvents;
+    private final IngestScratch.Pool pool = new IngestScratch.Pool(256);
+
+    EventHandlers(ApiBackend backend, NodeMetrics metrics, long timeoutMs, int maxBatchEvents) {
+        this.backend = backend;
+        this.metrics = metrics;
+        this.timeoutMs = timeoutMs;
+        this.maxBatchEvents = maxBatchEvents;
+    }
+
+    void send(ApiRequest req) throws IOException {
+        IngestScratch s = pool.acquire();
+        CompletableFuture<StreamReply> pending = null;
+        try {
+            GrowableBytes body = req.readBody(s.body);
+            EventJson.checkEvent(body.array(), body.length());
+            StreamDefinition stream = StreamHandlers.lookup(backend, req.stream());
+            int length = s.events.writeEvent(stream, body.array(), body.length());
+            metrics.eventsIn(stream.name(), 1);
+            pending = backend.send(stream, s.events.writer().buffer(), length);
+            StreamReply reply = Futures.await(pending, timeoutMs);
+            try (JsonGenerator g = Json.FACTORY.createGenerator(s.out.reset())) {
+                ReplyJson.writeReply(g, ReplyJson.numericEventId(stream), reply);
+            }
+            req.respond(200, ApiRequest.JSON_TYPE, s.out);
+            metrics.repliesOut(stream.name(), 1);
+        } finally {
+            pool.release(s, pending);
+        }
+    }
+
+    void sendBatch(ApiRequest req) throws IOException {
+        IngestScratch s = pool.acquire();
+        try {
+            GrowableBytes body = req.readBody(s.body);
+            int count = EventJson.checkBatch(body.array(), body.length(), maxBatchEvents);
+            StreamDefinition stream = StreamHandlers.lookup(backend, req.stream());
+            List<StreamReply> replies = List.of();
+            if (count > 0) {
+                List<byte[]> rows = s.events.writeBatch(stream, body.array(), body.length(), count);
+                metrics.eventsIn(stream.name(), count);
+                replies = Futures.await(backend.sendBatch(stream, rows), timeoutMs);
+            }
+            try (JsonGenerator g = Json.FACTORY.createGenerator(s.out.reset())) {
+                ReplyJson.writeReplies(g, ReplyJson.numericEventId(stream), replies);
+            }
+            req.respond(200, ApiRequest.JSON_TYPE, s.out);
+            metrics.repliesOut(stream.name(), replies.size());
+        } finally {
+            pool.release(s, null); // the rows sent are copies: nothing of the scratch is still in use
+        }
+    }
+}

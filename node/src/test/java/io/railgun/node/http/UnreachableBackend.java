@@ -1,0 +1,66 @@
+package io.railgun.node.http;
+
+import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.node.frontend.MetricInfo;
+import io.railgun.node.frontend.PointRead;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** A front-end for requests that must be refused before reaching it: any call is a fault (a 500). */
+final class UnreachableBackend implements ApiBackend {
+
+    private static UnsupportedOperationException reached(String call) {
+        return new UnsupportedOperationException("the front-end was reached: " + call);
+    }
+
+    @Override
+    public boolean putStream(StreamDefinition definition) {
+        throw reached("putStream");
+    }
+
+    @Override
+    public List<StreamDefinition> streams() {
+        throw reached("streams");
+    }
+
+    @Override
+    public StreamDefinition stream(String name) {
+        throw reached("stream");
+    }
+
+    @Override
+    public void deleteStream(String name) {
+        throw reached("deleteStream");
+    }
+
+    @Override
+    public List<String> addStatement(String stream, String query, boolean backfill) {
+        throw reached("addStatement");
+    }
+
+    @Override
+    public List<MetricInfo> metrics(String stream) {
+        throw reached("metrics");
+    }
+
+    @Override
+    public void removeMetric(String stream, String metric) {
+        throw reached("removeMetric");
+    }
+
+    @Override
+    public CompletableFuture<StreamReply> send(StreamDefinition stream, byte[] row, int length) {
+        throw reached("send");
+    }
+
+    @Override
+    public CompletableFuture<List<StreamReply>> sendBatch(StreamDefinition stream, List<byte[]> rows) {
+        throw reached("sendBatch");
+    }
+
+    @Override
+    public CompletableFuture<PointRead> read(StreamDefinition stream, String metric, byte[] keyRow) {
+        throw reached("read");
+    }
+}
