@@ -121,8 +121,11 @@ final class ApiRequest {
         }
     }
 
-    /** Sends {@code body}'s bytes with a fixed Content-Length. */
+    /** Sends {@code body}'s bytes with a fixed Content-Length; a JSON body ends with a newline (for terminals). */
     void respond(int code, String contentType, GrowableBytes body) throws IOException {
+        if (JSON_TYPE.equals(contentType) && body.length() > 0 && body.array()[body.length() - 1] != '\n') {
+            body.write('\n');
+        }
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         markResponded(code);
