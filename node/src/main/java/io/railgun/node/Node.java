@@ -8,6 +8,7 @@ import io.railgun.node.catalog.ControlLog;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.http.HttpApi;
+import io.railgun.node.http.KafkaIngestion;
 import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.Topics;
@@ -116,6 +117,7 @@ public final class Node implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
         frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
         resources.add(frontEnd);
+        resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
         startHttp();
         LOG.log(System.Logger.Level.INFO, "node {0} started in {1} ms", config.nodeId(),
                 (System.nanoTime() - started) / 1_000_000);

@@ -82,17 +82,55 @@ class NodeMessagingTest {
             assertThat(read.value()).isEqualTo(1.0);
             assertThatThrownBy(() -> fe.addStatement("payments", "SELECT SUM(nope) FROM payments GROUP BY card [RANGE 1 SECOND]",
                     false)).isInstanceOf(ApiException.class).hasMessageContaining("nope");
+            kafkaNativeIngestion(node, t0);
             fe.removeMetric("payments", "m");
             byte[] c = event(d, "c", t0 + 11_000, "X", "M1", 1.0);
             assertThat(fe.send(d, c, c.length).get().metrics()).containsOnlyKeys("n", "total");
         }
-        // restart: catalog and task state come back
+        // restart: catalog and task state come back (2 events of card X in (t0 + 1.5 s, t0 + 11.5 s] and z)
         try (Node node = Node.start(config)) {
             FrontEnd fe = node.frontEnd();
             byte[] e = event(d, "z", t0 + 11_500, "X", "M1", 4.0);
             StreamReply r = fe.send(d, e, e.length).get();
-            assertThat(r.metrics()).containsExactly(Map.entry("n", 3L), Map.entry("total", 6.0));
+            assertThat(r.metrics()).containsExactly(Map.entry("n", 4L), Map.entry("total", 11.0));
             fe.deleteStream("payments");
+        }
+    }
+
+    /** Produces JSON events to the stream's ingest topic and reads the JSON replies, keyed and headed like the input. */
+    private static void kafkaNativeIngestion(Node node, long t0) {
+        Map<String, Object> common = Map.of("bootstrap.servers", node.bootstrapServers());
+        Map<String, Object> pp = new java.util.HashMap<>(common);
+        pp.put("key.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName());
+        pp.put("value.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName());
+        Map<String, Object> cp = new java.util.HashMap<>(common);
+        cp.put("key.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class.getName());
+        cp.put("value.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class.getName());
+        cp.put("group.id", "test-replies");
+        cp.put("auto.offset.reset", "earliest");
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, String>(pp);
+                var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(cp)) {
+            consumer.subscribe(List.of(io.railgun.node.http.KafkaIngestion.replyTopic("payments")));
+            var record = new org.apache.kafka.clients.producer.ProducerRecord<String, String>(
+                    io.railgun.node.http.KafkaIngestion.inputTopic("payments"), "X",
+                    "{\"id\": \"k1\", \"ts\": " + (t0 + 10_500) + ", \"card\": \"X\", \"merchant\": \"M1\", \"amount\": 5}");
+            record.headers().add("correlation-id", "42".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            producer.send(record);
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                    io.railgun.node.http.KafkaIngestion.inputTopic("payments"), "Y", "{\"id\": \"k2\", \"card\": 3}"));
+            producer.flush();
+            List<org.apache.kafka.clients.consumer.ConsumerRecord<String, String>> got = new java.util.ArrayList<>();
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (got.size() < 2 && System.currentTimeMillis() < deadline) {
+                consumer.poll(java.time.Duration.ofMillis(200)).forEach(got::add);
+            }
+            assertThat(got).hasSize(2);
+            assertThat(got.get(0).key()).isEqualTo("X");
+            // merchant M1 in the last hour: a, b, the 67 of e0..e199 with i % 3 == 1, and k1
+            assertThat(got.get(0).value()).isEqualTo("{\"eventId\":\"k1\",\"metrics\":{\"n\":2,\"total\":6.0,\"m\":70}}");
+            assertThat(new String(got.get(0).headers().lastHeader("correlation-id").value(),
+                    java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("42");
+            assertThat(got.get(1).value()).contains("\"error\"").contains("card");
         }
     }
 }

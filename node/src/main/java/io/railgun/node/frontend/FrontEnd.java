@@ -151,6 +151,8 @@ public final class FrontEnd implements AutoCloseable {
             for (String p : current.definition().partitioners()) {
                 topics.add(Topics.input(current, p));
             }
+            topics.add(Topics.ingest(name));
+            topics.add(Topics.ingest(name) + ".replies");
             admin.deleteTopics(topics);
             LOG.log(System.Logger.Level.INFO, "stream ''{0}'' deleted; topics {1} deleted", name, topics);
         }
@@ -457,6 +459,11 @@ public final class FrontEnd implements AutoCloseable {
             topics.add(new NewTopic(Topics.input(stream, p), d.partitions(), topicReplication)
                     .configs(Map.of("retention.ms", "-1", "message.timestamp.type", "CreateTime")));
         }
+        // Kafka-native ingestion: JSON events in, JSON replies out (a week of each)
+        topics.add(new NewTopic(Topics.ingest(d.name()), d.partitions(), topicReplication)
+                .configs(Map.of("retention.ms", Long.toString(7 * 86_400_000L))));
+        topics.add(new NewTopic(Topics.ingest(d.name()) + ".replies", d.partitions(), topicReplication)
+                .configs(Map.of("retention.ms", Long.toString(7 * 86_400_000L))));
         try {
             admin.createTopics(topics).all().get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

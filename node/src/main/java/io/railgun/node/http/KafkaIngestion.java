@@ -1,0 +1,209 @@
+package io.railgun.node.http;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.railgun.engine.local.StreamReply;
+import io.railgun.node.catalog.Catalog;
+import io.railgun.node.catalog.StreamEntry;
+import io.railgun.node.frontend.ApiException;
+import io.railgun.node.frontend.FrontEnd;
+import io.railgun.node.messaging.KafkaSettings;
+import io.railgun.node.messaging.Topics;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * Kafka-native ingestion (SPEC §3.3, docs/http-api.md § Kafka-native ingestion): clients that speak
+ * Kafka produce one JSON event per record to {@code railgun.ingest.<stream>} and read the replies
+ * from {@code railgun.ingest.<stream>.replies}, or from the topic named by their record's
+ * {@value #REPLY_TO} header. Each event is handled as {@code POST /v1/streams/{stream}/events}
+ * would handle it, and the reply is the same JSON (or the same {@code {"error": ...}}), keyed by
+ * the input record's key, with the input record's headers copied (put a correlation id there).
+ *
+ * <p>The nodes' ingestion consumers share the group {@code railgun-ingest}. A poll's events are
+ * sent together, their replies written, then the offsets committed: after a crash a record may be
+ * handled again, and is then answered as a {@code duplicate}.
+ */
+public final class KafkaIngestion implements AutoCloseable {
+    /** The header naming the topic to reply to. */
+    public static final String REPLY_TO = "railgun.reply-to";
+    private static final System.Logger LOG = System.getLogger(KafkaIngestion.class.getName());
+
+    private final Catalog catalog;
+    private final FrontEnd frontEnd;
+    private final long timeoutMs;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final EventJson events = new EventJson();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private long seenChanges = -1;
+    private Set<String> subscribed = Set.of();
+
+    public KafkaIngestion(Catalog catalog, FrontEnd frontEnd, KafkaSettings kafka, long requestTimeoutMs) {
+        this.catalog = catalog;
+        this.frontEnd = frontEnd;
+        this.timeoutMs = requestTimeoutMs;
+        this.consumer = new KafkaConsumer<>(kafka.ingestConsumer());
+        this.producer = new KafkaProducer<>(kafka.producer("ingest"));
+        this.thread = Thread.ofPlatform().name("railgun-ingest").daemon().start(this::run);
+    }
+
+    /** The topic a stream's Kafka clients produce events to. */
+    public static String inputTopic(String stream) {
+        return Topics.ingest(stream);
+    }
+
+    /** The topic replies go to when a record names none. */
+    public static String replyTopic(String stream) {
+        return Topics.ingest(stream) + ".replies";
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                if (catalog.changes() != seenChanges) {
+                    resubscribe();
+                }
+                if (subscribed.isEmpty()) {
+                    Thread.sleep(100);
+                    continue;
+                }
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+                if (!records.isEmpty()) {
+                    handle(records);
+                    consumer.commitSync();
+                }
+            }
+        } catch (WakeupException | InterruptedException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "Kafka-native ingestion stopped", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void resubscribe() {
+        seenChanges = catalog.changes();
+        Set<String> topics = new HashSet<>();
+        for (StreamEntry s : catalog.streams()) {
+            topics.add(inputTopic(s.name()));
+        }
+        if (!topics.equals(subscribed)) {
+            subscribed = topics;
+            if (topics.isEmpty()) {
+                consumer.unsubscribe();
+            } else {
+                consumer.subscribe(topics);
+            }
+        }
+    }
+
+    private void handle(ConsumerRecords<byte[], byte[]> records) {
+        List<ConsumerRecord<byte[], byte[]>> inputs = new ArrayList<>();
+        List<CompletableFuture<byte[]>> replies = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            inputs.add(r);
+            replies.add(send(r));
+        }
+        for (int i = 0; i < inputs.size(); i++) {
+            ConsumerRecord<byte[], byte[]> in = inputs.get(i);
+            byte[] reply;
+            try {
+                reply = replies.get(i).get(timeoutMs + 1_000, TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                reply = error(ApiException.unavailable("timeout", "no reply in time; produce the event again (an event"
+                        + " already counted is answered as a duplicate)", 1));
+            }
+            Header replyTo = in.headers().lastHeader(REPLY_TO);
+            String topic = replyTo != null ? new String(replyTo.value(), StandardCharsets.UTF_8)
+                    : replyTopic(streamOf(in.topic()));
+            producer.send(new ProducerRecord<>(topic, null, null, in.key(), reply, new RecordHeaders(in.headers().toArray())));
+        }
+        producer.flush();
+    }
+
+    private CompletableFuture<byte[]> send(ConsumerRecord<byte[], byte[]> r) {
+        try {
+            StreamEntry s = catalog.stream(streamOf(r.topic()));
+            if (s == null) {
+                throw ApiException.notFound("unknown_stream", "the stream of topic " + r.topic() + " was deleted");
+            }
+            byte[] body = r.value() == null ? new byte[0] : r.value();
+            EventJson.checkEvent(body, body.length);
+            int length = events.writeEvent(s.definition(), body, body.length);
+            byte[] row = Arrays.copyOf(events.writer().buffer(), length);
+            boolean numericId = ReplyJson.numericEventId(s.definition());
+            return frontEnd.send(s.definition(), row, length).handle((reply, e) -> e == null ? json(numericId, reply)
+                    : error(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e));
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(error(e));
+        }
+    }
+
+    private static String streamOf(String ingestTopic) {
+        return ingestTopic.substring(Topics.ingest("").length());
+    }
+
+    private static byte[] json(boolean numericId, StreamReply reply) {
+        return write(g -> ReplyJson.writeReply(g, numericId, reply));
+    }
+
+    private static byte[] error(Throwable t) {
+        ApiException e = t instanceof ApiException a ? a
+                : new ApiException(500, "internal", "the event could not be handled: " + t);
+        return write(g -> {
+            g.writeStartObject();
+            g.writeObjectFieldStart("error");
+            g.writeStringField("code", e.code());
+            g.writeStringField("message", e.getMessage());
+            g.writeEndObject();
+            g.writeEndObject();
+        });
+    }
+
+    private interface Body {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    private static byte[] write(Body body) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
+            body.write(g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
