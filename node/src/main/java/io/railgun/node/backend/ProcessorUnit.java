@@ -106,6 +106,9 @@ public final class ProcessorUnit implements AutoCloseable {
                     lastIdle = now;
                 }
                 if (now - lastCommit > COMMIT_EVERY_NANOS) {
+                    for (TaskRunner t : tasks.values()) {
+                        t.reportReplay(consumer.position(t.partition));
+                    }
                     commit(tasks.keySet(), false);
                     stats.update(tasks.values(), consumer);
                     lastCommit = now;
@@ -183,6 +186,7 @@ public final class ProcessorUnit implements AutoCloseable {
                 if (t != null) {
                     tasks.put(tp, t);
                     consumer.seek(tp, t.resumeOffset());
+                    t.replayFrom(t.resumeOffset(), consumer.endOffsets(List.of(tp)).getOrDefault(tp, 0L));
                 } else {
                     consumer.pause(List.of(tp));
                 }

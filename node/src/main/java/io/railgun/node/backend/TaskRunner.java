@@ -155,6 +155,40 @@ final class TaskRunner implements AutoCloseable {
         task.addMetrics(defs, s.backfill());
     }
 
+    private long replayStart;
+    private long replayEnd = -1;
+    private long replayStartNanos;
+    private long lastReplayLog;
+
+    /** Records that the task must replay its input from {@code from} to {@code end} (exclusive) to catch up. */
+    void replayFrom(long from, long end) {
+        if (end - from > 1_000) {
+            replayStart = from;
+            replayEnd = end;
+            replayStartNanos = System.nanoTime();
+            lastReplayLog = replayStartNanos;
+            LOG.log(System.Logger.Level.INFO, "task {0} replaying {1} record(s) of its input ({2} to {3})", partition,
+                    end - from, from, end);
+        }
+    }
+
+    /** Logs replay progress every 5 s, and when the task has caught up; {@code position} is the next offset to read. */
+    void reportReplay(long position) {
+        if (replayEnd < 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (position >= replayEnd) {
+            LOG.log(System.Logger.Level.INFO, "task {0} caught up: replayed {1} record(s) in {2} ms", partition,
+                    replayEnd - replayStart, (now - replayStartNanos) / 1_000_000);
+            replayEnd = -1;
+        } else if (now - lastReplayLog > 5_000_000_000L) {
+            LOG.log(System.Logger.Level.INFO, "task {0} replaying: {1}% ({2} of {3} record(s))", partition,
+                    (position - replayStart) * 100 / (replayEnd - replayStart), position - replayStart, replayEnd - replayStart);
+            lastReplayLog = now;
+        }
+    }
+
     /** When no record is waiting: backfill steps and due checkpoints. */
     void idle() {
         task.idle();

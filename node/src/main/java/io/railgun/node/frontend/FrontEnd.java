@@ -91,8 +91,10 @@ public final class FrontEnd implements AutoCloseable {
                     StreamEntry created = new StreamEntry(definition, newGeneration(), 1, List.of());
                     createTopics(created);
                     if (publish(created.name(), CatalogCodec.encode(created, 0))) {
-                        LOG.log(System.Logger.Level.INFO, "stream ''{0}'' created: {1} partitioner topic(s) x {2} partition(s)",
-                                definition.name(), definition.partitioners().size(), definition.partitions());
+                        List<String> topics = new ArrayList<>();
+                        definition.partitioners().forEach(p -> topics.add(Topics.input(created, p)));
+                        LOG.log(System.Logger.Level.INFO, "stream ''{0}'' created: topics {1}, {2} partition(s) each",
+                                definition.name(), topics, definition.partitions());
                         return true;
                     }
                     continue;
