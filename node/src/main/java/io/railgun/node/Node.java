@@ -154,9 +154,11 @@ public final class Node implements AutoCloseable {
         metrics.gauge("railgun_state_buffer_bytes", "State changes held in memory until the next checkpoint", unit,
                 () -> perUnit(s -> s.stateBufferBytes()));
         Path data = config.dataDir().toAbsolutePath();
-        metrics.gauge("railgun_disk_bytes", "Bytes on disk: tasks (reservoirs and state) and the embedded broker's log",
-                List.of("dir"), () -> Map.of(List.of("tasks"), directoryBytes(data.resolve("tasks")), List.of("kafka"),
-                        directoryBytes(data.resolve("kafka"))));
+        metrics.gauge("railgun_disk_bytes", "Bytes on disk: the tasks' reservoirs, their state (RocksDB) and the embedded"
+                + " broker's log (its index files are preallocated: sparse)", List.of("part"), () -> Map.of(
+                        List.of("reservoir"), taskBytes(data.resolve("tasks"), "reservoir"),
+                        List.of("state"), taskBytes(data.resolve("tasks"), "state"),
+                        List.of("kafka"), directoryBytes(data.resolve("kafka"))));
     }
 
     private Map<List<String>, Long> perUnit(java.util.function.ToLongFunction<UnitStats> f) {
@@ -165,6 +167,26 @@ public final class Node implements AutoCloseable {
             m.put(List.of(Integer.toString(i)), f.applyAsLong(units.get(i).stats()));
         }
         return m;
+    }
+
+    /** Bytes under {@code tasks/<stream>/<task>/<part>}. */
+    private static long taskBytes(Path tasks, String part) {
+        if (!Files.isDirectory(tasks)) {
+            return 0;
+        }
+        long sum = 0;
+        try (Stream<Path> streams = Files.list(tasks)) {
+            for (Path stream : streams.toList()) {
+                try (Stream<Path> taskDirs = Files.list(stream)) {
+                    for (Path task : taskDirs.toList()) {
+                        sum += directoryBytes(task.resolve(part));
+                    }
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // a stream deleted meanwhile
+        }
+        return sum;
     }
 
     private static long directoryBytes(Path dir) {

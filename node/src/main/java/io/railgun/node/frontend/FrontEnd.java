@@ -155,8 +155,13 @@ public final class FrontEnd implements AutoCloseable {
             }
             topics.add(Topics.ingest(name));
             topics.add(Topics.ingest(name) + ".replies");
-            admin.deleteTopics(topics);
-            LOG.log(System.Logger.Level.INFO, "stream ''{0}'' deleted; topics {1} deleted", name, topics);
+            // a few seconds later: the nodes' units first drop the topics from their subscriptions,
+            // instead of fetching from deleted topics (and warning about it)
+            CompletableFuture.delayedExecutor(3, TimeUnit.SECONDS).execute(() -> {
+                admin.deleteTopics(topics);
+                LOG.log(System.Logger.Level.INFO, "stream ''{0}'': topics {1} deleted", name, topics);
+            });
+            LOG.log(System.Logger.Level.INFO, "stream ''{0}'' deleted", name);
         }
     }
 

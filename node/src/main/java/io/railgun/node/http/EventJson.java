@@ -53,6 +53,13 @@ import java.util.Map;
 final class EventJson {
     /** Events are parsed without Jackson's duplicate detection: {@link #seen} does it, case-insensitively. */
     static final JsonFactory FACTORY = JsonFactory.builder().recyclerPool(Json.BUFFERS).build();
+    private static final java.time.format.DateTimeFormatter ISO_LENIENT = new java.time.format.DateTimeFormatterBuilder()
+            .parseCaseInsensitive().append(java.time.format.DateTimeFormatter.ISO_LOCAL_DATE)
+            .optionalStart().appendLiteral('T').append(java.time.format.DateTimeFormatter.ISO_LOCAL_TIME).optionalEnd()
+            .optionalStart().appendOffset("+HH:MM:ss", "Z").optionalEnd()
+            .optionalStart().appendOffset("+HHMM", "Z").optionalEnd()
+            .optionalStart().appendOffset("+HH", "Z").optionalEnd()
+            .toFormatter(java.util.Locale.ROOT);
     private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
@@ -291,12 +298,28 @@ final class EventJson {
                 + "', got " + Json.describe(t));
     }
 
+    /**
+     * An ISO-8601 timestamp: an instant with {@code Z} or an offset ({@code +02:00}, {@code +0200},
+     * {@code +02}), or a local date-time or date without one, read as UTC.
+     */
     private long isoMillis(String text, String name) {
         try {
-            return Instant.parse(text).toEpochMilli();
+            try {
+                return Instant.parse(text).toEpochMilli();
+            } catch (DateTimeParseException e) {
+                // an offset in another form, or none (UTC)
+            }
+            java.time.temporal.TemporalAccessor t = ISO_LENIENT.parseBest(text, java.time.OffsetDateTime::from,
+                    java.time.LocalDateTime::from, java.time.LocalDate::from);
+            return switch (t) {
+                case java.time.OffsetDateTime o -> o.toInstant().toEpochMilli();
+                case java.time.LocalDateTime l -> l.toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
+                case java.time.LocalDate d -> d.atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
+                default -> throw new DateTimeParseException("unsupported", text, 0);
+            };
         } catch (DateTimeParseException e) {
             throw invalid(name, "\"" + text + "\" is not an ISO-8601 timestamp; write epoch milliseconds as a number or "
-                    + "a string like \"2024-01-01T10:00:00Z\" (with Z or an offset like +02:00)");
+                    + "a string like \"2024-01-01T10:00:00Z\" (Z or an offset like +02:00; without one it is UTC)");
         } catch (ArithmeticException e) {
             throw invalid(name, "\"" + text + "\" is out of range for epoch milliseconds");
         }

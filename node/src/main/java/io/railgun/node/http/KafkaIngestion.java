@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -63,7 +64,10 @@ public final class KafkaIngestion implements AutoCloseable {
         this.frontEnd = frontEnd;
         this.timeoutMs = requestTimeoutMs;
         this.consumer = new KafkaConsumer<>(kafka.ingestConsumer());
-        this.producer = new KafkaProducer<>(kafka.producer("ingest"));
+        Map<String, Object> props = kafka.producer("ingest");
+        // a reply-to topic that does not exist must not hold up ingestion for a minute
+        props.put(org.apache.kafka.clients.producer.ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        this.producer = new KafkaProducer<>(props);
         this.thread = Thread.ofPlatform().name("railgun-ingest").daemon().start(this::run);
     }
 

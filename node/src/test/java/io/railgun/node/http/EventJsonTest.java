@@ -106,8 +106,19 @@ class EventJsonTest {
         refused(() -> row(PAYMENTS, "{\"id\": \"a\", \"ts\": \"2024-01-01 10:00\"}"), 400, "invalid_value")
                 .hasMessageStartingWith("ts: \"2024-01-01 10:00\" is not an ISO-8601 timestamp")
                 .hasMessageContaining("2024-01-01T10:00:00Z");
-        refused(() -> row(PAYMENTS, "{\"id\": \"a\", \"ts\": \"2024-01-01T10:00:00\"}"), 400, "invalid_value")
-                .hasMessageContaining("with Z or an offset");
+        // without an offset: UTC; other offset forms; a date alone is its midnight UTC
+        assertThat(row(PAYMENTS, "{\"id\": \"a\", \"ts\": \"2024-01-01T10:00:00\"}").getLong(1))
+                .isEqualTo(Instant.parse("2024-01-01T10:00:00Z").toEpochMilli());
+        assertThat(row(PAYMENTS, "{\"id\": \"a\", \"ts\": \"2024-01-01T10:00\"}").getLong(1))
+                .isEqualTo(Instant.parse("2024-01-01T10:00:00Z").toEpochMilli());
+        assertThat(row(PAYMENTS, "{\"id\": \"a\", \"ts\": \"2024-01-01T12:00:00+0200\"}").getLong(1))
+                .isEqualTo(Instant.parse("2024-01-01T10:00:00Z").toEpochMilli());
+        assertThat(row(PAYMENTS, "{\"id\": \"a\", \"ts\": \"2024-01-01T12:00+02\"}").getLong(1))
+                .isEqualTo(Instant.parse("2024-01-01T10:00:00Z").toEpochMilli());
+        assertThat(row(PAYMENTS, "{\"id\": \"a\", \"ts\": \"2024-01-01\"}").getLong(1))
+                .isEqualTo(Instant.parse("2024-01-01T00:00:00Z").toEpochMilli());
+        refused(() -> row(PAYMENTS, "{\"id\": \"a\", \"ts\": \"yesterday\"}"), 400, "invalid_value")
+                .hasMessageContaining("without one it is UTC");
         refused(() -> row(PAYMENTS, "{\"id\": \"a\", \"ts\": \"+1000000000-01-01T00:00:00Z\"}"), 400, "invalid_value");
         refused(() -> row(PAYMENTS, "{\"id\": \"a\", \"ts\": 1.5}"), 400, "invalid_value")
                 .hasMessageContaining("timestamp field 'ts' takes integers");
