@@ -274,9 +274,12 @@ public final class Node implements AutoCloseable {
         try {
             int brokers = admin.describeCluster().nodes().get(STARTUP_TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
             return (short) Math.min(3, brokers);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Kafka is unreachable (" + e + "); check --kafka and the Kafka client properties",
-                    e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot use Kafka: " + e.getCause().getMessage() + "; check --kafka and the Kafka"
+                    + " client properties (security.protocol, sasl.*, ssl.*)", e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Kafka did not answer within " + STARTUP_TIMEOUT_MS / 1000 + " s; check --kafka and"
+                    + " the Kafka client properties (security.protocol, sasl.*, ssl.*)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting", e);

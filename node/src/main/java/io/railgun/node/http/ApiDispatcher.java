@@ -27,6 +27,8 @@ final class ApiDispatcher implements HttpHandler {
     private final StreamHandlers streams;
     private final MetricHandlers metricHandlers;
     private final EventHandlers events;
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile boolean draining;
 
     ApiDispatcher(NodeConfig config, ApiBackend backend, NodeMetrics metrics) {
         this.config = config;
@@ -37,8 +39,27 @@ final class ApiDispatcher implements HttpHandler {
         this.events = new EventHandlers(backend, metrics, config.requestTimeoutMs(), config.maxBatchEvents());
     }
 
+    /** Requests being handled now. */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    /** From now on, new requests are refused with 503 (the node is stopping); those in flight finish. */
+    void drain() {
+        draining = true;
+    }
+
     @Override
     public void handle(HttpExchange exchange) {
+        inFlight.incrementAndGet();
+        try {
+            handleCounted(exchange);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private void handleCounted(HttpExchange exchange) {
         long startNs = System.nanoTime();
         String method = exchange.getRequestMethod();
         RequestPath path = RequestPath.parse(exchange.getRequestURI().getRawPath());
@@ -47,6 +68,11 @@ final class ApiDispatcher implements HttpHandler {
                 : path != null ? Endpoint.disallowedRoute(path.shape()) : Endpoint.UNMATCHED;
         ApiRequest req = new ApiRequest(exchange, path, config.maxBodyBytes());
         try {
+            if (draining) {
+                req.setHeader("Connection", "close");
+                throw ApiException.unavailable("stopping", "the node is shutting down; retry in a moment (or on another"
+                        + " node)", 1);
+            }
             dispatch(exchange, method, path, endpoint, req);
         } catch (ApiException e) {
             answer(req, e);

@@ -59,7 +59,7 @@ final class EventJson {
             .optionalStart().appendOffset("+HH:MM:ss", "Z").optionalEnd()
             .optionalStart().appendOffset("+HHMM", "Z").optionalEnd()
             .optionalStart().appendOffset("+HH", "Z").optionalEnd()
-            .toFormatter(java.util.Locale.ROOT);
+            .toFormatter(java.util.Locale.ROOT).withResolverStyle(java.time.format.ResolverStyle.STRICT);
     private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 

@@ -28,12 +28,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class HttpApi implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(HttpApi.class.getName());
     private final HttpServer server;
+    private final ApiDispatcher dispatcher;
     private final ExecutorService executor;
     private final boolean tls;
     private final int drainSeconds;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private HttpApi(HttpServer server, ExecutorService executor, boolean tls, int drainSeconds) {
+    private HttpApi(HttpServer server, ApiDispatcher dispatcher, ExecutorService executor, boolean tls, int drainSeconds) {
+        this.dispatcher = dispatcher;
         this.server = server;
         this.executor = executor;
         this.tls = tls;
@@ -65,7 +67,8 @@ public final class HttpApi implements AutoCloseable {
         }
         ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("http-", 0).factory());
         server.setExecutor(executor);
-        server.createContext("/", new ApiDispatcher(config, backend, metrics));
+        ApiDispatcher dispatcher = new ApiDispatcher(config, backend, metrics);
+        server.createContext("/", dispatcher);
         try {
             server.bind(bind, 0);
         } catch (IOException e) {
@@ -75,7 +78,7 @@ public final class HttpApi implements AutoCloseable {
         }
         server.start();
         int drainSeconds = (int) Math.min(3600, (config.requestTimeoutMs() + 999) / 1000 + 1);
-        HttpApi api = new HttpApi(server, executor, config.tlsKeystore() != null, drainSeconds);
+        HttpApi api = new HttpApi(server, dispatcher, executor, config.tlsKeystore() != null, drainSeconds);
         LOG.log(System.Logger.Level.INFO, "HTTP API listening on " + api.uri());
         return api;
     }
@@ -102,7 +105,19 @@ public final class HttpApi implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        server.stop(drainSeconds); // returns as soon as no exchange is in flight
+        // HttpServer.stop(delay) may wait its whole delay for a connection a client has just closed:
+        // wait for our own count of requests in flight instead, then stop at once
+        dispatcher.drain();
+        long deadline = System.nanoTime() + drainSeconds * 1_000_000_000L;
+        while (dispatcher.inFlight() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        server.stop(0);
         executor.shutdown();
         try {
             if (!executor.awaitTermination(1, TimeUnit.SECONDS)) {
