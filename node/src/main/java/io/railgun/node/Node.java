@@ -111,9 +111,13 @@ public final class Node implements AutoCloseable {
         for (int i = 0; i < config.processors(); i++) {
             ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks);
             units.add(unit);
-            resources.add(unit);
             unit.start();
         }
+        // all units stop together: one leaving the group first would make the others rebalance
+        resources.add(() -> {
+            units.forEach(ProcessorUnit::stop);
+            units.forEach(ProcessorUnit::close);
+        });
         LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
         frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
         resources.add(frontEnd);

@@ -282,7 +282,12 @@ public final class ProcessorUnit implements AutoCloseable {
         if (sync) {
             consumer.commitSync(offsets, Duration.ofSeconds(5));
         } else {
-            consumer.commitAsync(offsets, null);
+            consumer.commitAsync(offsets, (done, e) -> {
+                if (e != null) {
+                    // the next commit covers these offsets; a rebalance in progress is the usual cause
+                    LOG.log(System.Logger.Level.DEBUG, "offset commit failed: " + e);
+                }
+            });
         }
     }
 
@@ -312,11 +317,16 @@ public final class ProcessorUnit implements AutoCloseable {
         }
     }
 
+    /** Asks the unit to stop (without waiting): a node stops all its units at once, then waits for them. */
+    public void stop() {
+        running = false;
+        consumer.wakeup();
+    }
+
     /** Stops the unit: its tasks take a final checkpoint, then it leaves the group. */
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
+        stop();
         try {
             thread.join(60_000);
         } catch (InterruptedException e) {

@@ -237,6 +237,10 @@ public final class EmbeddedBroker implements AutoCloseable {
         p.put("min.insync.replicas", "1");
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("auto.create.topics.enable", "false");
+        // after a kill, the restarted broker's registration waits for its old session to time out
+        // (9 s by default): a single node has no one to fail over to, so a short session is enough
+        p.put("broker.session.timeout.ms", "3000");
+        p.put("broker.heartbeat.interval.ms", "1000");
 
         p.put("num.network.threads", "2");
         p.put("num.io.threads", "4");

@@ -102,7 +102,11 @@ public final class KafkaIngestion implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "Kafka-native ingestion stopped", e);
         } finally {
-            consumer.close(Duration.ofSeconds(5));
+            // short: its offsets are committed after each poll, and a lost commit only re-answers
+            // records as duplicates
+            consumer.close(org.apache.kafka.clients.consumer.CloseOptions.groupMembershipOperation(
+                    org.apache.kafka.clients.consumer.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                    .withTimeout(Duration.ofSeconds(1)));
             producer.close(Duration.ofSeconds(5));
         }
     }
