@@ -76,6 +76,10 @@ public final class Node implements AutoCloseable {
 
     private void startLayers() {
         long started = System.nanoTime();
+        if (config.replication() > 1) {
+            LOG.log(System.Logger.Level.WARNING, "--replication {0}: replica tasks are not built yet; each task runs once"
+                    + " (a task without local state on a node rebuilds it by replaying its input)", config.replication());
+        }
         Path data = config.dataDir().toAbsolutePath();
         resources.add(lockDataDir(data));
         if (config.kafka() == null) {
