@@ -11,6 +11,7 @@ import io.railgun.node.http.HttpApi;
 import io.railgun.node.http.KafkaIngestion;
 import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.messaging.KafkaSettings;
+import io.railgun.node.messaging.LocalReplies;
 import io.railgun.node.messaging.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -112,8 +113,9 @@ public final class Node implements AutoCloseable {
         Path tasks = data.resolve("tasks");
         deleteTasksOfDeletedStreams(tasks);
 
+        LocalReplies localReplies = new LocalReplies(replyTopic);
         for (int i = 0; i < config.processors(); i++) {
-            ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks);
+            ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks, localReplies);
             units.add(unit);
             unit.start();
         }
@@ -125,6 +127,7 @@ public final class Node implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
         frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
         resources.add(frontEnd);
+        localReplies.attach(frontEnd::deliver);
         resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
         startHttp();
         LOG.log(System.Logger.Level.INFO, "node {0} started in {1} ms", config.nodeId(),

@@ -4,6 +4,7 @@ import io.railgun.node.NodeConfig;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.messaging.KafkaSettings;
+import io.railgun.node.messaging.LocalReplies;
 import io.railgun.node.messaging.TaskInput;
 import io.railgun.node.messaging.TaskReply;
 import io.railgun.node.messaging.Topics;
@@ -52,6 +53,7 @@ public final class ProcessorUnit implements AutoCloseable {
     private final NodeConfig config;
     private final Catalog catalog;
     private final Path tasksDir;
+    private final LocalReplies localReplies;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final KafkaProducer<byte[], byte[]> producer;
     private final TaskReply.Writer writer = new TaskReply.Writer();
@@ -64,8 +66,10 @@ public final class ProcessorUnit implements AutoCloseable {
     private String lastReplyTopic = "";
     private final UnitStats stats = new UnitStats();
 
-    public ProcessorUnit(int index, NodeConfig config, Catalog catalog, KafkaSettings kafka, Path tasksDir) {
+    public ProcessorUnit(int index, NodeConfig config, Catalog catalog, KafkaSettings kafka, Path tasksDir,
+            LocalReplies localReplies) {
         this.index = index;
+        this.localReplies = localReplies;
         this.config = config;
         this.catalog = catalog;
         this.tasksDir = tasksDir;
@@ -140,8 +144,10 @@ public final class ProcessorUnit implements AutoCloseable {
             Header replyTo = r.headers().lastHeader(TaskInput.REPLY_TO);
             Header correlation = r.headers().lastHeader(TaskInput.CORRELATION);
             if (replyTo != null && correlation != null) {
-                producer.send(new ProducerRecord<>(replyTopic(replyTo.value()), 0, null, null, reply,
-                        new RecordHeaders(new Header[] {correlation})));
+                String topic = replyTopic(replyTo.value());
+                if (!localReplies.deliver(topic, TaskInput.correlation(r.headers()), reply)) {
+                    producer.send(new ProducerRecord<>(topic, 0, null, null, reply, new RecordHeaders(new Header[] {correlation})));
+                }
             }
         }
         stats.records++;

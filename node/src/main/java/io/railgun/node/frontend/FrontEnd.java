@@ -332,6 +332,11 @@ public final class FrontEnd implements AutoCloseable {
         return withTimeout(future, correlation, "the point read's reply");
     }
 
+    /** A task's reply to a request of this front-end, handed over in memory by a unit of this node. */
+    public void deliver(long correlation, byte[] reply) {
+        replies.deliver(correlation, reply);
+    }
+
     /** Requests waiting for task replies (for the metrics page). */
     public int inFlight() {
         return replies.waiting();
@@ -362,7 +367,7 @@ public final class FrontEnd implements AutoCloseable {
         }
 
         @Override
-        public void accept(Object part) {
+        public synchronized void accept(Object part) {
             switch (part) {
                 case TaskReply.EventPart p -> {
                     duplicate |= p.status() == ReplyStatus.DUPLICATE;

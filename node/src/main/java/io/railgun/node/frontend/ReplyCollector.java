@@ -22,7 +22,7 @@ final class ReplyCollector implements AutoCloseable {
 
     /** A request waiting for task replies. */
     interface Waiter {
-        /** One task's decoded reply; called on the collector's thread. */
+        /** One task's decoded reply; called from the collector's thread or a processor unit's (thread-safe). */
         void accept(Object part);
     }
 
@@ -52,6 +52,19 @@ final class ReplyCollector implements AutoCloseable {
         waiting.remove(id);
     }
 
+    /** Hands one task's reply to the request waiting for it, if any (any thread: from the topic or in memory). */
+    void deliver(long correlation, byte[] reply) {
+        Waiter w = waiting.get(correlation);
+        if (w == null) {
+            return;
+        }
+        try {
+            w.accept(TaskReply.decode(reply));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "reply " + correlation + " could not be handled", e);
+        }
+    }
+
     int waiting() {
         return waiting.size();
     }
@@ -60,15 +73,7 @@ final class ReplyCollector implements AutoCloseable {
         try {
             while (running) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    Waiter w = waiting.get(TaskInput.correlation(r.headers()));
-                    if (w == null) {
-                        continue;
-                    }
-                    try {
-                        w.accept(TaskReply.decode(r.value()));
-                    } catch (RuntimeException e) {
-                        LOG.log(System.Logger.Level.ERROR, "reply at offset " + r.offset() + " could not be handled", e);
-                    }
+                    deliver(TaskInput.correlation(r.headers()), r.value());
                 }
             }
         } catch (WakeupException e) {
