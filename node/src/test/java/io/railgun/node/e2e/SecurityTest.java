@@ -1,5 +1,6 @@
 package io.railgun.node.e2e;
 
+import io.railgun.node.SelfSignedKeystore;
 import static io.railgun.node.e2e.Refusals.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -212,11 +213,11 @@ class SecurityTest {
     @Test
     void servesHttpsFromItsKeystoreAndNotPlainHttp(@TempDir Path dir) throws Exception {
         Path keystore = dir.resolve("https.p12");
-        keytool(keystore);
+        SelfSignedKeystore.create(keystore, PASSWORD);
         NodeConfig config = NodeConfig.defaults().withDataDir(dir.resolve("node")).withHttp("127.0.0.1", 0)
                 .withProcessors(2).withTls(keystore, PASSWORD);
         Node node = Node.start(config);
-        try (RailgunClient client = client(node.uri(), null, trusting(keystore)); node) {
+        try (RailgunClient client = client(node.uri(), null, SelfSignedKeystore.trusting(keystore, PASSWORD)); node) {
             URI uri = node.uri();
             assertThat(uri.getScheme()).isEqualTo("https");
             assertThat(client.health()).isTrue();
@@ -428,37 +429,5 @@ class SecurityTest {
                 // refused: the node listens on loopback only
             }
         }
-    }
-
-    /** A self-signed certificate for 127.0.0.1 and localhost, made by the running JDK's keytool. */
-    private static void keytool(Path keystore) throws Exception {
-        Path java = Path.of(ProcessHandle.current().info().command().orElseThrow());
-        Path keytool = java.resolveSibling("keytool");
-        Process p = new ProcessBuilder(List.of(keytool.toString(), "-genkeypair", "-alias", "railgun", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", PASSWORD,
-                "-keypass", PASSWORD, "-noprompt"))
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(output).isZero();
-        assertThat(Files.size(keystore)).isPositive();
-    }
-
-    /** Trusts exactly the keystore's certificate. */
-    private static SSLContext trusting(Path keystore) throws Exception {
-        KeyStore server = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            server.load(in, PASSWORD.toCharArray());
-        }
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("railgun", server.getCertificate("railgun"));
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, tmf.getTrustManagers(), null);
-        return context;
     }
 }

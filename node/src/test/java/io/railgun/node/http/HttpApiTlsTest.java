@@ -1,5 +1,6 @@
 package io.railgun.node.http;
 
+import io.railgun.node.SelfSignedKeystore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -32,7 +33,7 @@ class HttpApiTlsTest {
     @BeforeAll
     static void makeKeystore() throws Exception {
         keystore = dir.resolve("server.p12");
-        keytool(keystore);
+        SelfSignedKeystore.create(keystore, PASSWORD);
     }
 
     @Test
@@ -42,7 +43,7 @@ class HttpApiTlsTest {
         try (HttpApi api = HttpApi.start(config, new UnreachableBackend(), new NodeMetrics())) {
             assertThat(api.uri().getScheme()).isEqualTo("https");
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .sslContext(trusting(keystore)).build();
+                    .sslContext(SelfSignedKeystore.trusting(keystore, PASSWORD)).build();
             TestHttp https = new TestHttp(api.uri(), client);
             Response health = https.get("/health");
             assertThat(health.status()).isEqualTo(200);
@@ -66,39 +67,5 @@ class HttpApiTlsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cannot use TLS keystore")
                 .hasMessageContaining("PKCS12");
-    }
-
-    private static void keytool(Path keystore) throws Exception {
-        Path java = Path.of(ProcessHandle.current().info().command().orElseThrow());
-        Path keytool = java.resolveSibling(isWindows() ? "keytool.exe" : "keytool");
-        Process p = new ProcessBuilder(List.of(keytool.toString(), "-genkeypair", "-alias", "railgun", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", PASSWORD,
-                "-keypass", PASSWORD, "-noprompt"))
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(output).isZero();
-        assertThat(Files.size(keystore)).isPositive();
-    }
-
-    private static SSLContext trusting(Path keystore) throws Exception {
-        KeyStore server = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            server.load(in, PASSWORD.toCharArray());
-        }
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("railgun", server.getCertificate("railgun"));
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, tmf.getTrustManagers(), null);
-        return context;
-    }
-
-    private static boolean isWindows() {
-        return System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("win");
     }
 }
