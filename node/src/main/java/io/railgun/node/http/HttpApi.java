@@ -55,6 +55,11 @@ public final class HttpApi implements AutoCloseable {
 
     /** Starts over any backend: the seam tests use to stand in for the front-end. */
     static HttpApi start(NodeConfig config, ApiBackend backend, NodeMetrics metrics) throws IOException {
+        // the JDK server closes idle keep-alive connections beyond 200, and a client sending on one
+        // then gets no reply: allow as many as a benchmark injector or a busy front-end keeps
+        if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
+            System.setProperty("sun.net.httpserver.maxIdleConnections", "4096");
+        }
         InetSocketAddress bind = new InetSocketAddress(config.host(), config.port());
         HttpServer server;
         if (config.tlsKeystore() != null) {

@@ -1,0 +1,252 @@
+package io.railgun.bench.e2e;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The command line of {@code bench/run e2e}, parsed once at start-up; {@link #USAGE} documents every
+ * option. Immutable.
+ *
+ * @param url            a running node's base URI, or null to start one ({@link #nodeMode})
+ * @param nodeMode       {@code child} (a node in its own JVM, the default) or {@code in-process}
+ * @param nodeJavaOpts   JVM options of a child node
+ * @param nodeArgs       more arguments of a child node's {@code railgun start}
+ * @param processors     the node's processor units, or 0 for its default (the machine's cores)
+ * @param jfr            record the child node with Java Flight Recorder
+ * @param query          P51 or EX1
+ * @param stream         the stream's name, or null for the default (see USAGE)
+ * @param partitions     partitions per partitioner topic
+ * @param rates          the rates to measure, in order (one unless a sweep)
+ * @param eventRate      events per second of event time, or 0 to follow each rate (event time keeps
+ *                       pace with the wall clock)
+ * @param warmupMs       warm-up at each rate, excluded from the figures
+ * @param durationMs     the measured part at each rate
+ * @param connections    most requests in flight
+ * @param clientExecutor {@code direct}: replies complete on the HTTP client's selector thread; {@code pool}:
+ *                       on the client's default thread pool
+ * @param timeoutMs      the client's request timeout
+ * @param lateness       the stream's lateness
+ * @param cards          distinct cards of the generator
+ * @param seed           the generator's seed
+ * @param checkEvery     every N-th reply is decoded and checked (0: none)
+ * @param slowMs         replies slower than this are listed as episodes with their time in the run
+ * @param sloMs          the p99.9 bound a sweep looks for (L2: 250 ms)
+ */
+record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String> nodeArgs, int processors, boolean jfr,
+                  String query, String stream, int partitions, List<Double> rates, double eventRate, long warmupMs,
+                  long durationMs, int connections, String clientExecutor, long timeoutMs, String lateness, int cards,
+                  long seed, int checkEvery, double slowMs, double sloMs) {
+
+    /** The railgun script's default JVM options (RAILGUN_JAVA_OPTS), so the node runs as a user's would. */
+    static final String DEFAULT_NODE_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError";
+
+    static final String USAGE = """
+            usage: bench/run e2e [options]
+            Latency through the HTTP API (BENCHMARKS.md L1, L2): an open-loop injector sends pre-serialised
+            payments (POST /v1/streams/{stream}/events, one event per request) on a fixed schedule at --rate
+            events/s; each latency is reply time - intended send time (corrected for coordinated omission:
+            a reply that comes late, or a send the injector could not make on time, counts from when the
+            event was due). Warm-up at the same rate, then the measured part. Prints p50/p90/p99/p99.9/
+            p99.99/max, errors by kind, the injector's own lag and the machine's CPU use, and writes one JSON
+            object per rate to bench-results/e2e-<query>-<node>.json.
+            Node:
+              --url URL                  measure a running node (./railgun start), e.g. http://127.0.0.1:7070;
+                                         the stream is created there (and deleted at the end)
+              --node child|in-process    without --url: start a node with an embedded broker in a temporary data
+                                         directory, in a child JVM (default: its GC and CPU are its own, as in
+                                         production; run from node/target/classes + node/target/classpath.txt)
+                                         or in this JVM (Node.start: shares the heap and GC with the injector,
+                                         and its CPU figures are the node's and the injector's together)
+              --node-java-opts "OPTS"    child node's JVM options (default: the railgun script's, "%s")
+              --node-args "ARGS"         more options of the child node's 'railgun start' (space-separated), e.g.
+                                         "--kafka-property linger.ms=1 --checkpoint-interval 30s"
+              --processors N             the node's processor units (default: its own, the machine's cores)
+              --jfr                      record the child node with JFR: bench-results/e2e-<query>-node.jfr
+            Workload:
+              --query P51|EX1            P51: SUM(amount) by card [60 MINUTES], partitioner card; EX1: SUM and COUNT
+                                         by card, AVG by merchant [5 MINUTES], partitioners card and merchant
+                                         (default P51)
+              --stream NAME              stream name (default payments; payments_<time> with --url)
+              --partitions N             partitions per partitioner topic (default 4)
+              --cards N                  distinct cards, Zipf-skewed (default 1000000)
+              --event-rate R             events per second of event time (default: the send rate, so event time
+                                         keeps pace with the wall clock, and P51's 60-minute window never fills in
+                                         a short run; --event-rate 500, the paper's, at --rate 5000 runs event time
+                                         10x faster and fills it in 6 min)
+              --lateness D               the stream's lateness (default 5s: requests in flight at once can reach
+                                         a partition out of order by their latency; late drops are counted)
+              --seed N                   generator seed (default 42)
+            Load:
+              --rate R                   events per second (default 5000)
+              --rates R1,R2,...          a sweep (L2): each rate in turn on the same node and stream, each with its
+                                         own warm-up; stops at the first rate whose p99.9 is over --slo-ms, or with
+                                         errors, or whose achieved rate is under 95%% of the asked one; prints the
+                                         highest rate that passed
+              --warmup D                 warm-up at each rate, excluded (default 20s)
+              --duration D               measured part at each rate (default 60s)
+              --connections N            most requests in flight (default 128); the injector waits for a free one,
+                                         and that wait counts in the latency. Keep it under 200: the JDK HTTP
+                                         server of the node keeps at most 200 idle connections and closes the
+                                         others as they go idle, and a client that reuses one of those gets no
+                                         reply (counted as unreachable); or give the node
+                                         -Dsun.net.httpserver.maxIdleConnections=N (--node-java-opts)
+              --client-executor direct|pool   where the HTTP client completes replies (default direct: on its
+                                         selector thread, no hand-off: the injector's callback only records;
+                                         pool: the JDK HttpClient's default cached pool, a thread hand-off per
+                                         reply: 1.6x the injector's CPU in one comparison, which the node lacks)
+              --timeout D                the client's request timeout (default 30s; the node answers 503 after its
+                                         own --request-timeout, 10s by default)
+            Report:
+              --check-every N            decode every N-th reply and check its eventId, metric names and values
+                                         (default 100; 0: none); every reply is scanned for "dropped" and
+                                         "duplicate"
+              --slow-ms MS               list the episodes with replies slower than this (default 20, L1's bound)
+              --slo-ms MS                the p99.9 bound of a sweep (default 250, L2's)
+            Durations: 500ms, 20s, 2m, 1h. Injector JVM options: BENCH_JAVA_OPTS (default -Xmx4g).
+            """.formatted(DEFAULT_NODE_JAVA_OPTS);
+
+    /** The parsed options, or null when help was asked for. */
+    static E2eOptions parse(String[] args) {
+        String url = null;
+        String nodeMode = "child";
+        String nodeJavaOpts = DEFAULT_NODE_JAVA_OPTS;
+        List<String> nodeArgs = List.of();
+        int processors = 0;
+        boolean jfr = false;
+        String query = "P51";
+        String stream = null;
+        int partitions = 4;
+        List<Double> rates = List.of(5000.0);
+        double eventRate = 0;
+        long warmupMs = 20_000;
+        long durationMs = 60_000;
+        int connections = 128;
+        String clientExecutor = "direct";
+        long timeoutMs = 30_000;
+        String lateness = "5s";
+        int cards = 1_000_000;
+        long seed = 42;
+        int checkEvery = 100;
+        double slowMs = 20;
+        double sloMs = 250;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--help", "-h" -> {
+                    return null;
+                }
+                case "--jfr" -> jfr = true;
+                default -> {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException(a.startsWith("--") ? a + " needs a value (see --help)"
+                                : "unexpected argument " + a + " (see --help)");
+                    }
+                    String v = args[++i];
+                    switch (a) {
+                        case "--url" -> url = v.endsWith("/") ? v.substring(0, v.length() - 1) : v;
+                        case "--node" -> nodeMode = oneOf(a, v, "child", "in-process");
+                        case "--node-java-opts" -> nodeJavaOpts = v;
+                        case "--node-args" -> nodeArgs = v.isBlank() ? List.of() : List.of(v.strip().split("\\s+"));
+                        case "--processors" -> processors = positive(a, Integer.parseInt(v));
+                        case "--query" -> query = oneOf(a, v.toUpperCase(Locale.ROOT), "P51", "EX1");
+                        case "--stream" -> stream = v;
+                        case "--partitions" -> partitions = positive(a, Integer.parseInt(v));
+                        case "--rate" -> rates = List.of(positiveRate(a, v));
+                        case "--rates" -> {
+                            List<Double> list = new ArrayList<>();
+                            for (String r : v.split(",")) {
+                                list.add(positiveRate(a, r.strip()));
+                            }
+                            rates = List.copyOf(list);
+                        }
+                        case "--event-rate" -> eventRate = positiveRate(a, v);
+                        case "--warmup" -> warmupMs = durationMs(a, v, true);
+                        case "--duration" -> durationMs = durationMs(a, v, false);
+                        case "--connections" -> connections = positive(a, Integer.parseInt(v));
+                        case "--client-executor" -> clientExecutor = oneOf(a, v, "direct", "pool");
+                        case "--timeout" -> timeoutMs = durationMs(a, v, false);
+                        case "--lateness" -> lateness = v;
+                        case "--cards" -> cards = positive(a, Integer.parseInt(v));
+                        case "--seed" -> seed = Long.parseLong(v);
+                        case "--check-every" -> checkEvery = Math.max(0, Integer.parseInt(v));
+                        case "--slow-ms" -> slowMs = Double.parseDouble(v);
+                        case "--slo-ms" -> sloMs = Double.parseDouble(v);
+                        default -> throw new IllegalArgumentException("unknown option " + a + " (see --help)");
+                    }
+                }
+            }
+        }
+        if (jfr && (url != null || !nodeMode.equals("child"))) {
+            throw new IllegalArgumentException("--jfr records a child node: drop --url / --node in-process, or give "
+                    + "-XX:StartFlightRecording=... in BENCH_JAVA_OPTS");
+        }
+        if (!nodeArgs.isEmpty() && (url != null || !nodeMode.equals("child"))) {
+            throw new IllegalArgumentException("--node-args are for a child node: drop --url / --node in-process");
+        }
+        return new E2eOptions(url, nodeMode, nodeJavaOpts, nodeArgs, processors, jfr, query, stream, partitions, rates,
+                eventRate, warmupMs, durationMs, connections, clientExecutor, timeoutMs, lateness, cards, seed, checkEvery,
+                slowMs, sloMs);
+    }
+
+    /** How the node is reached, for labels: {@code url}, {@code child} or {@code in-process}. */
+    String mode() {
+        return url != null ? "url" : nodeMode;
+    }
+
+    boolean sweep() {
+        return rates.size() > 1;
+    }
+
+    private static String oneOf(String option, String value, String... allowed) {
+        for (String s : allowed) {
+            if (s.equals(value)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException(option + " is one of " + String.join(", ", allowed) + ", not " + value);
+    }
+
+    private static int positive(String option, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(option + " must be at least 1");
+        }
+        return value;
+    }
+
+    private static double positiveRate(String option, String value) {
+        double r = Double.parseDouble(value);
+        if (!(r > 0)) {
+            throw new IllegalArgumentException(option + " must be a positive number of events per second");
+        }
+        return r;
+    }
+
+    /** {@code 500ms}, {@code 20s}, {@code 2m}, {@code 1h} in ms. */
+    static long durationMs(String option, String value, boolean zeroAllowed) {
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        long unit;
+        String digits;
+        if (v.endsWith("ms")) {
+            unit = 1;
+            digits = v.substring(0, v.length() - 2);
+        } else if (v.endsWith("s")) {
+            unit = 1_000;
+            digits = v.substring(0, v.length() - 1);
+        } else if (v.endsWith("m")) {
+            unit = 60_000;
+            digits = v.substring(0, v.length() - 1);
+        } else if (v.endsWith("h")) {
+            unit = 3_600_000;
+            digits = v.substring(0, v.length() - 1);
+        } else {
+            throw new IllegalArgumentException(option + " takes a duration with a unit (500ms, 20s, 2m, 1h), not "
+                    + value);
+        }
+        long ms = Math.round(Double.parseDouble(digits) * unit);
+        if (ms < 0 || (ms == 0 && !zeroAllowed)) {
+            throw new IllegalArgumentException(option + " must be " + (zeroAllowed ? "0 or more" : "positive"));
+        }
+        return ms;
+    }
+}

@@ -1,0 +1,223 @@
+package io.railgun.bench.e2e;
+
+import io.railgun.client.EventReply;
+import io.railgun.client.RailgunClient;
+import io.railgun.client.RailgunException;
+import io.railgun.client.RawResponse;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Where the outcome of every request of one run goes, from the HTTP client's threads as replies
+ * arrive: the latency of each 200 (from the event's intended send time) into a warm-up or a measured
+ * {@link Recorder} (wait-free, so recording does not serialise the callbacks), and counters of what
+ * is not a plain 200 — in the measured part, other statuses by code, timeouts, unreachable; in the
+ * warm-up, all of them together; over the whole run, replies that say {@code "dropped": "late"} or
+ * {@code "duplicate": true} and sampled replies that fail their check — so that nothing is hidden in
+ * the percentiles. Measured 200s slower than the slow threshold are kept (up to
+ * {@link #SLOW_CAPACITY}) with their time in the run, to find when they happened.
+ *
+ * <p>Thread-safe: {@link #onOutcome} is called concurrently; the readers ({@link #measured}, the
+ * counters) may read at any time, and read final values once {@link #completed()} is the number
+ * of requests sent.
+ */
+final class ReplyTally {
+    static final int SLOW_CAPACITY = 200_000;
+    private static final byte[] DROPPED = "\"dropped\"".getBytes();
+    private static final byte[] DUPLICATE = "\"duplicate\":true".getBytes();
+
+    /** Highest latency recorded: longer ones are clamped (the client times out long before). */
+    static final long HIGHEST_NS = 3_600_000_000_000L;
+
+    final Recorder warmup = new Recorder(HIGHEST_NS, 3);
+    final Recorder measured = new Recorder(HIGHEST_NS, 3);
+    final LongAdder late = new LongAdder();
+    final LongAdder duplicates = new LongAdder();
+    final LongAdder timeouts = new LongAdder();
+    final LongAdder unreachable = new LongAdder();
+    final LongAdder otherFailures = new LongAdder();
+    final LongAdder checked = new LongAdder();
+    final LongAdder checkFailures = new LongAdder();
+    /** Requests of the warm-up without a 200 (any kind). */
+    final LongAdder warmupErrors = new LongAdder();
+    /** Non-200 statuses of the measured part, by status. */
+    private final Map<Integer, LongAdder> statuses = new TreeMap<>();
+    private final List<String> samples = new ArrayList<>();
+    private final AtomicInteger completed = new AtomicInteger();
+    private final AtomicLong lastReplyNs = new AtomicLong(Long.MIN_VALUE);
+    private final long[] slowAtNs = new long[SLOW_CAPACITY];
+    private final long[] slowNs = new long[SLOW_CAPACITY];
+    private int slowCount;
+    private long slowTotal;
+
+    private final RailgunClient client;
+    private final String[] ids;
+    private final Set<String> metricNames;
+    private final int warmupEvents;
+    private final int checkEvery;
+    private final long slowThresholdNs;
+    private final long measureStartNs;
+
+    /**
+     * @param ids            the event id of each request, by index
+     * @param metricNames    every metric a reply must carry
+     * @param warmupEvents   requests with a lower index are the warm-up
+     * @param measureStartNs intended send time of the first measured request (slow replies' times are from there)
+     */
+    ReplyTally(RailgunClient client, String[] ids, Set<String> metricNames, int warmupEvents, int checkEvery,
+               long slowThresholdNs, long measureStartNs) {
+        this.client = client;
+        this.ids = ids;
+        this.metricNames = metricNames;
+        this.warmupEvents = warmupEvents;
+        this.checkEvery = checkEvery;
+        this.slowThresholdNs = slowThresholdNs;
+        this.measureStartNs = measureStartNs;
+    }
+
+    /** The outcome of request {@code i}: a response ({@code failure} null) or none. */
+    void onOutcome(int i, long intendedNs, long nowNs, RawResponse response, Throwable failure) {
+        long latencyNs = Math.min(HIGHEST_NS, Math.max(0, nowNs - intendedNs));
+        boolean measuring = i >= warmupEvents;
+        try {
+            if (!measuring && (failure != null || response.status() != 200)) {
+                warmupErrors.increment();
+                sample("warm-up request " + ids[i] + ": " + (failure != null ? "no reply: " + failure
+                        : "HTTP " + response.status() + " " + excerpt(response.bodyText())));
+                return;
+            }
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                if (cause instanceof RailgunException e && RailgunException.TIMEOUT.equals(e.code())) {
+                    timeouts.increment();
+                } else if (cause instanceof RailgunException e && RailgunException.UNREACHABLE.equals(e.code())) {
+                    unreachable.increment();
+                } else {
+                    otherFailures.increment();
+                }
+                sample("request " + ids[i] + ": no reply after " + latencyNs / 1_000_000 + " ms: " + cause);
+                return;
+            }
+            if (response.status() != 200) {
+                count(response.status());
+                sample("request " + ids[i] + ": HTTP " + response.status() + " " + excerpt(response.bodyText()));
+                return;
+            }
+            (measuring ? measured : warmup).recordValue(latencyNs);
+            if (contains(response.body(), DROPPED)) {
+                late.increment();
+                sample("dropped as late: " + ids[i] + " (request " + i + "), answered " + latencyNs / 1_000_000
+                        + " ms after it was due");
+            }
+            if (contains(response.body(), DUPLICATE)) {
+                duplicates.increment();
+                sample("duplicate: " + ids[i] + " (request " + i + ")");
+            }
+            if (measuring && latencyNs > slowThresholdNs) {
+                slow(intendedNs - measureStartNs, latencyNs);
+            }
+            if (checkEvery > 0 && i % checkEvery == 0) {
+                check(i, response);
+            }
+        } finally {
+            lastReplyNs.accumulateAndGet(nowNs, Math::max);
+            completed.incrementAndGet();
+        }
+    }
+
+    private void check(int i, RawResponse response) {
+        checked.increment();
+        String problem;
+        try {
+            EventReply reply = client.decodeEventReply(response);
+            if (!Objects.equals(reply.eventId(), ids[i])) {
+                problem = "eventId " + reply.eventId() + " in the reply to " + ids[i];
+            } else if (!reply.metrics().keySet().equals(metricNames)) {
+                problem = "metrics " + reply.metrics().keySet() + " in the reply to " + ids[i] + ", expected "
+                        + metricNames;
+            } else if (!reply.droppedLate() && reply.metrics().containsValue(null)) {
+                problem = "a NULL metric for counted event " + ids[i] + ": " + reply.metrics();
+            } else {
+                problem = null;
+            }
+        } catch (RuntimeException e) {
+            problem = "reply to " + ids[i] + " not readable: " + e.getMessage();
+        }
+        if (problem != null) {
+            checkFailures.increment();
+            sample("check: " + problem);
+        }
+    }
+
+    private synchronized void slow(long atNs, long latencyNs) {
+        slowTotal++;
+        if (slowCount < SLOW_CAPACITY) {
+            slowAtNs[slowCount] = atNs;
+            slowNs[slowCount] = latencyNs;
+            slowCount++;
+        }
+    }
+
+    private synchronized void count(int status) {
+        statuses.computeIfAbsent(status, s -> new LongAdder()).increment();
+    }
+
+    private synchronized void sample(String message) {
+        if (samples.size() < 10) {
+            samples.add(message);
+        }
+    }
+
+    private static boolean contains(byte[] body, byte[] what) {
+        outer:
+        for (int i = 0; i + what.length <= body.length; i++) {
+            for (int j = 0; j < what.length; j++) {
+                if (body[i + j] != what[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static String excerpt(String text) {
+        return text.length() <= 300 ? text : text.substring(0, 300) + "...";
+    }
+
+    int completed() {
+        return completed.get();
+    }
+
+    long lastReplyNs() {
+        return lastReplyNs.get();
+    }
+
+    /** Non-200 statuses of the measured part: status → count. */
+    synchronized Map<Integer, Long> statuses() {
+        Map<Integer, Long> m = new TreeMap<>();
+        statuses.forEach((k, v) -> m.put(k, v.sum()));
+        return m;
+    }
+
+    synchronized List<String> samples() {
+        return List.copyOf(samples);
+    }
+
+    /** Measured 200s over the slow threshold: their count, and the kept ones (time from the measured start, latency). */
+    synchronized SlowReplies slowReplies() {
+        return new SlowReplies(slowTotal, Arrays.copyOf(slowAtNs, slowCount),
+                Arrays.copyOf(slowNs, slowCount));
+    }
+}
