@@ -126,6 +126,39 @@ class DurableTaskTest {
         }
     }
 
+    @Test
+    void reopeningBeforeEveryEventKeepsDelayedWindowsExact() throws Exception {
+        TaskStorage storage = storage(3);
+        String sql = "SELECT COUNT(*) AS n, MIN(amount) AS mn FROM payments GROUP BY card [RANGE 2 SECONDS DELAY 9 MILLISECONDS]";
+        SplittableRandom random = new SplittableRandom(5);
+        long ts = 1_700_000_000_000L;
+        List<long[]> input = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            int gap = random.nextInt(10);
+            ts += gap == 0 ? 4_000_000_000L : gap < 3 ? 100_000_000L : random.nextInt(1_500);
+            input.add(new long[] {i, ts - (random.nextInt(6) == 0 ? random.nextInt(5_000) : 0), random.nextInt(6), 0,
+                    random.nextInt(10_000)});
+        }
+        List<List<Object>> expected = new ArrayList<>();
+        try (TaskProcessor memory = new TaskProcessor(STREAM, TaskOptions.defaults())) {
+            memory.addMetrics(StatementBinder.bind(STREAM, QueryParser.parse(sql), Set.of()));
+            for (long[] e : input) {
+                expected.add(values(memory.process(row(e))));
+            }
+        }
+        TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage);
+        task.addMetrics(StatementBinder.bind(STREAM, QueryParser.parse(sql), Set.of()));
+        for (int i = 0; i < input.size(); i++) {
+            if (random.nextInt(3) == 0) {
+                task.close();
+                task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage);
+                assertThat(task.resumeOffset()).isEqualTo(i);
+            }
+            assertThat(values(task.process(row(input.get(i)), i))).as("event %d", i).isEqualTo(expected.get(i));
+        }
+        task.close();
+    }
+
     private TaskStorage storage(int hotKeys) {
         return TaskStorage.in(dir).withState(DurableStateOptions.defaults().withHotKeys(hotKeys).withWriteBufferBytes(64 * 1024)
                 .withSnapshotKeysPerEvent(7))
