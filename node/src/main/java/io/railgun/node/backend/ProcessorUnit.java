@@ -99,8 +99,13 @@ public final class ProcessorUnit implements AutoCloseable {
                     continue;
                 }
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
-                for (ConsumerRecord<byte[], byte[]> r : records) {
-                    handle(r);
+                for (TopicPartition tp : records.partitions()) {
+                    TaskRunner t = tasks.get(tp);
+                    if (t != null) { // else revoked in this poll, or of no known stream
+                        for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
+                            handle(t, r);
+                        }
+                    }
                 }
                 long now = System.nanoTime();
                 if (records.isEmpty() || now - lastIdle > IDLE_EVERY_NANOS) {
@@ -127,11 +132,7 @@ public final class ProcessorUnit implements AutoCloseable {
         }
     }
 
-    private void handle(ConsumerRecord<byte[], byte[]> r) {
-        TaskRunner t = tasks.get(new TopicPartition(r.topic(), r.partition()));
-        if (t == null) {
-            return;
-        }
+    private void handle(TaskRunner t, ConsumerRecord<byte[], byte[]> r) {
         byte[] reply;
         try {
             reply = t.handle(r, writer);

@@ -24,6 +24,7 @@ public final class StreamEntry {
     private final long version;
     private final List<StatementEntry> statements;
     private final Map<String, MetricDefinition> metrics;
+    private final Map<String, String> inputTopics = new java.util.HashMap<>();
 
     public StreamEntry(StreamDefinition definition, String generation, long version, List<StatementEntry> statements) {
         this.definition = definition;
@@ -39,6 +40,14 @@ public final class StreamEntry {
             }
         }
         this.metrics = Collections.unmodifiableMap(byName);
+        for (String p : definition.partitioners()) {
+            inputTopics.put(p, io.railgun.node.messaging.Topics.input(definition.name(), generation, p));
+        }
+    }
+
+    /** The input topic of one of the stream's partitioners (named once, not per event). */
+    public String inputTopic(String partitioner) {
+        return inputTopics.get(partitioner);
     }
 
     /**

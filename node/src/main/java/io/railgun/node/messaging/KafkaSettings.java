@@ -77,7 +77,7 @@ public final class KafkaSettings {
     public Map<String, Object> controlProducer() {
         Map<String, Object> p = producer("control");
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        return withUser(p);
+        return p;
     }
 
     /**

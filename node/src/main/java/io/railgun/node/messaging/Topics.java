@@ -24,7 +24,7 @@ public final class Topics {
     private Topics() {}
 
     public static String input(StreamEntry stream, String partitioner) {
-        return input(stream.name(), stream.generation(), partitioner);
+        return stream.inputTopic(partitioner);
     }
 
     public static String input(String stream, String generation, String partitioner) {
