@@ -143,7 +143,13 @@ public final class TaskPlan {
     public void addBackfilled(List<MetricDefinition> definitions, long addedSeq, long streamTime, long headBoundary,
                               long tailBoundary, boolean done) {
         checkNew(definitions);
-        String origin = "bf" + addedSeq;
+        if (definitions.isEmpty()) {
+            return;
+        }
+        // A backfilled window is its statement's own: one added at the same seq must not join it,
+        // since it may have walked (some of) the history already and then it runs on the shared
+        // cursors. Named by the statement's text, which is the same after a restore.
+        String origin = "bf" + addedSeq + "." + Long.toHexString(StableId.of(definitions.getFirst().statement().text()));
         for (MetricDefinition def : definitions) {
             addMetric(def, origin, -1, streamTime, !done);
         }

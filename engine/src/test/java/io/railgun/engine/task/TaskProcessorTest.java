@@ -113,6 +113,55 @@ class TaskProcessorTest {
         assertThat(send(task, 2, 2_000, "x", 1.0).size()).isZero();
     }
 
+    private void addBackfilled(TaskProcessor task, StreamDefinition s, String sql) throws QueryException {
+        List<MetricDefinition> defs = StatementBinder.bind(s, QueryParser.parse(sql), names);
+        defs.forEach(d -> names.add(d.name()));
+        task.addMetrics(defs, true);
+    }
+
+    private static Object value(TaskProcessor task, Reply r, String metric) {
+        return r.value(List.of(task.metricNames()).indexOf(metric));
+    }
+
+    @Test
+    void statementsBackfilledOneAfterTheOtherBeforeTheFirstEventCountEachEventOnce() throws QueryException {
+        // a node adds a new stream's metrics with backfill, and an idle task completes each before the next comes
+        StreamDefinition s = stream("ts");
+        TaskProcessor task = new TaskProcessor(s, TaskOptions.defaults().withMinDedupHorizonMs(0));
+        addBackfilled(task, s, "SELECT COUNT(*) AS a FROM payments GROUP BY card [RANGE 10 SECONDS]");
+        task.idle();
+        addBackfilled(task, s, "SELECT COUNT(*) AS b FROM payments GROUP BY card [RANGE 10 SECONDS]");
+        task.idle();
+        Reply r = send(task, 1, 1_000, "x", 1.0);
+        assertThat(value(task, r, "a")).isEqualTo(1L);
+        assertThat(value(task, r, "b")).isEqualTo(1L);
+        r = send(task, 2, 12_000, "x", 1.0);
+        assertThat(value(task, r, "a")).isEqualTo(1L);
+        assertThat(value(task, r, "b")).isEqualTo(1L);
+    }
+
+    @Test
+    void aStatementBackfilledWhileAnotherIsHalfwayWalksTheWholeHistory() throws QueryException {
+        StreamDefinition s = new StreamDefinition("payments", SCHEMA, "id", "ts", List.of("card"), 1, 0, LateEventPolicy.DROP,
+                3_600_000);
+        TaskProcessor task = new TaskProcessor(s, TaskOptions.defaults().withMinDedupHorizonMs(0));
+        for (int i = 1; i <= 64; i++) {
+            send(task, i, i * 1_000L, "x", 1.0);
+        }
+        addBackfilled(task, s, "SELECT COUNT(*) AS a FROM payments GROUP BY card [RANGE 70 SECONDS]");
+        while (task.backfillProgress("a") < 0.3) {
+            task.stepBackfill();
+        }
+        assertThat(task.backfillProgress("a")).as("part of the history walked").isLessThan(1.0);
+        addBackfilled(task, s, "SELECT SUM(amount) AS b FROM payments GROUP BY card [RANGE 70 SECONDS]");
+        while (task.stepBackfill()) {
+            // steps until done
+        }
+        Reply r = send(task, 65, 65_000, "x", 1.0);
+        assertThat(value(task, r, "a")).isEqualTo(65L);
+        assertThat(value(task, r, "b")).isEqualTo(65.0);
+    }
+
     @Test
     void aMetricAddedToARunningTaskStartsEmptyAndStaysBalanced() throws QueryException {
         StreamDefinition s = stream("ts");

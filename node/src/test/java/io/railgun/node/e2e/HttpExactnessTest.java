@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,7 +68,9 @@ import org.junit.jupiter.api.io.TempDir;
  * stream on the same node) and says whether the shrunk case also fails on the in-process
  * {@link LocalStream} (an engine bug) or only through the node. Replay one case with
  * {@code -Drailgun.e2e.seed=N} (plus {@code -Drailgun.e2e.batch=true} for a batched one), as the
- * failure message prints it; {@code -Drailgun.e2e.cases=N} changes the number of cases.
+ * failure message prints it, or with the cases run before it on the same node (a failure can depend
+ * on them: timing, rebalances) with {@code -Drailgun.e2e.seeds=A,B,...};
+ * {@code -Drailgun.e2e.cases=N} changes the number of cases.
  */
 @Tag("kafka")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -114,15 +117,18 @@ class HttpExactnessTest {
     @Test
     void everyReplyAndPointReadThroughHttpEqualsTheOracle() {
         Long replay = Long.getLong("railgun.e2e.seed");
-        int cases = replay != null ? 1 : Integer.getInteger("railgun.e2e.cases", CASES);
+        long[] listed = seedList();
+        int cases = replay != null ? 1 : listed != null ? listed.length : Integer.getInteger("railgun.e2e.cases", CASES);
         Random seeds = new Random(); // a new set of cases each run; each case's seed is printed
         HttpStreamHarness single = new HttpStreamHarness(client, "exact_", 1);
         HttpStreamHarness batches = new HttpStreamHarness(client, "exact_b_", BATCH_SIZE);
         Coverage coverage = new Coverage();
         int skippedReads = 0;
+        StringJoiner seedsRun = new StringJoiner(",");
         long start = System.nanoTime();
         for (int i = 0; i < cases; i++) {
-            long seed = replay != null ? replay : seeds.nextLong();
+            long seed = replay != null ? replay : listed != null ? listed[i] : seeds.nextLong();
+            seedsRun.add(Long.toString(seed));
             StreamCase generated = forNode(seed);
             StreamCase c = withoutNullKeyReads(generated);
             skippedReads += generated.reads().size() - c.reads().size();
@@ -137,12 +143,21 @@ class HttpExactnessTest {
                     c.definition().partitioners(), c.definition().partitions(), c.minDedupHorizonMs(), c.profile(),
                     r.exact() ? "exact" : "MISMATCH", (System.nanoTime() - caseStart) / 1e9);
             if (!r.exact()) {
-                throw new AssertionError(report(c, r, harness));
+                throw new AssertionError(report(c, r, harness, seedsRun.toString()));
             }
         }
         System.out.printf("[http-exactness] %d cases in %.1f s (point reads of a NULL key left out: %d)%n%s", coverage.cases(),
                 (System.nanoTime() - start) / 1e9, skippedReads, coverage.report());
         assertThat(coverage.cases()).isEqualTo(cases);
+    }
+
+    /** {@code -Drailgun.e2e.seeds=A,B,...}: these cases in this order on one node (a failure may depend on the cases before it). */
+    private static long[] seedList() {
+        String list = System.getProperty("railgun.e2e.seeds");
+        if (list == null || list.isBlank()) {
+            return null;
+        }
+        return java.util.Arrays.stream(list.split(",")).map(String::trim).mapToLong(Long::parseLong).toArray();
     }
 
     /**
@@ -180,13 +195,14 @@ class HttpExactnessTest {
         return c.withReads(reads);
     }
 
-    private static String report(StreamCase c, ExactnessRunner.Result r, HttpStreamHarness harness) {
+    private static String report(StreamCase c, ExactnessRunner.Result r, HttpStreamHarness harness, String seedsRun) {
         StringBuilder sb = new StringBuilder();
         sb.append("The node (through HTTP) disagrees with the oracle.\n");
         sb.append("case ").append(c).append("\n  first mismatch: ").append(r.first()).append('\n');
         sb.append("  events sent ").append(harness.batchSize() == 1 ? "one by one" : "in batches of up to " + harness.batchSize())
                 .append("; replay: -Drailgun.e2e.seed=").append(c.seed())
-                .append(harness.batchSize() == 1 ? "" : " -Drailgun.e2e.batch=true").append(" (HttpExactnessTest)\n");
+                .append(harness.batchSize() == 1 ? "" : " -Drailgun.e2e.batch=true").append(" (HttpExactnessTest)\n")
+                .append("  with the cases run before it on this node: -Drailgun.e2e.seeds=").append(seedsRun).append('\n');
         sb.append(r.firstMismatchContext()).append('\n');
         // printed before shrinking, which may take minutes
         System.out.println(sb);
@@ -221,7 +237,16 @@ class HttpExactnessTest {
             return new EngineUnderTest() {
                 @Override
                 public List<String> addStatement(String sql) throws QueryException {
-                    return stream.addStatement(sql);
+                    // as the node's harness adds them: with backfill, which an idle task completes
+                    List<String> names = stream.addStatement(sql, true);
+                    for (String p : c.definition().partitioners()) {
+                        for (int k = 0; k < c.definition().partitions(); k++) {
+                            while (stream.task(p, k).stepBackfill()) {
+                                // steps until done
+                            }
+                        }
+                    }
+                    return names;
                 }
 
                 @Override
