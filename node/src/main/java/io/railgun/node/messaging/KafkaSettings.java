@@ -57,6 +57,13 @@ public final class KafkaSettings {
      * is durable and written once per send, in order), no linger (send at once: latency first; Kafka
      * still batches what accumulates while a request is in flight), no compression (rows are small
      * and already compact).
+     *
+     * <p>One request in flight per broker: with more, a request to a just-created partition that
+     * reaches the broker before it leads the partition is retried after a later request was already
+     * accepted, and brokers before 4.5 then refuse it for ever (out-of-order sequence, KAFKA-15591):
+     * the first events sent to a new stream were never answered. One in flight costs no throughput
+     * here: what accumulates meanwhile, for every partition, goes in the next request
+     * (docs/node.md § Kafka settings).
      */
     public Map<String, Object> producer(String clientId) {
         Map<String, Object> p = base(clientId);
@@ -64,7 +71,7 @@ public final class KafkaSettings {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
