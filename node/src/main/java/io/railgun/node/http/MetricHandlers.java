@@ -33,10 +33,11 @@ final class MetricHandlers {
         req.respondJson(200, g -> MetricJson.writeList(g, metrics));
     }
 
-    /** 204. */
+    /** 204. The name is resolved like a point read's (exact, else ignoring case). */
     void remove(ApiRequest req) throws IOException {
         StreamDefinition stream = StreamHandlers.lookup(backend, req.stream());
-        backend.removeMetric(stream.name(), req.metric());
+        MetricInfo metric = find(backend.metrics(stream.name()), stream.name(), req.metric());
+        backend.removeMetric(stream.name(), metric.name());
         req.respondEmpty(204);
     }
 

@@ -117,7 +117,15 @@ class HttpApiEndpointsTest {
         assertThat(list.json().path("metrics").get(0).path("name").asText()).isEqualTo("n");
         assertThat(list.json().path("metrics").get(0).path("groupBy").get(0).asText()).isEqualTo("card");
 
-        assertThat(http.call("DELETE", "/v1/streams/payments/metrics/n", null).status()).isEqualTo(204);
+        Response unknown = http.call("DELETE", "/v1/streams/payments/metrics/totl", null);
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.errorCode()).isEqualTo("unknown_metric");
+        assertThat(unknown.errorMessage()).contains("total");
+        assertThat(http.get("/v1/streams/payments/metrics").json().path("metrics")).hasSize(2);
+
+        // names resolve as for point reads: exact, else ignoring case
+        assertThat(http.call("DELETE", "/v1/streams/payments/metrics/N", null).status()).isEqualTo(204);
+        assertThat(backend.calls).contains("removeMetric payments n");
         assertThat(http.get("/v1/streams/payments/metrics").json().path("metrics")).hasSize(1);
     }
 
