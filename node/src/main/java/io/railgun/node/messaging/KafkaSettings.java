@@ -61,9 +61,9 @@ public final class KafkaSettings {
      * <p>One request in flight per broker: with more, a request to a just-created partition that
      * reaches the broker before it leads the partition is retried after a later request was already
      * accepted, and brokers before 4.5 then refuse it for ever (out-of-order sequence, KAFKA-15591):
-     * the first events sent to a new stream were never answered. One in flight costs no throughput
-     * here: what accumulates meanwhile, for every partition, goes in the next request
-     * (docs/node.md § Kafka settings).
+     * the first events sent to a new stream were never answered. What accumulates meanwhile, for
+     * every partition, goes in the next request: at 5,000 ev/s this measured the same CPU per event
+     * as five in flight (docs/node.md § Kafka settings).
      */
     public Map<String, Object> producer(String clientId) {
         Map<String, Object> p = base(clientId);
