@@ -113,12 +113,6 @@ public record NodeConfig(
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
     }
 
-    public NodeConfig withNodeId(String id) {
-        return new NodeConfig(host, port, dataDir, kafka, brokerPort, id, processors, replication, ingestToken,
-                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
-                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
-    }
-
     public NodeConfig withKafkaProperties(Map<String, String> props) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, props, maxBodyBytes, maxBatchEvents, requestTimeoutMs,

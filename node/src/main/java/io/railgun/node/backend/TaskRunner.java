@@ -40,7 +40,6 @@ final class TaskRunner implements AutoCloseable {
     private final RecordClock clock = new RecordClock();
     private final TaskProcessor task;
     private final EventRow row = new EventRow();
-    private long processed;
 
     /** Opens (restoring its last checkpoint) the task of {@code partition}. */
     TaskRunner(TopicPartition partition, StreamEntry stream, String partitioner, Path directory, NodeConfig config) {
@@ -67,10 +66,6 @@ final class TaskRunner implements AutoCloseable {
         return task.durableOffset();
     }
 
-    long processed() {
-        return processed;
-    }
-
     TaskProcessor processor() {
         return task;
     }
@@ -92,7 +87,6 @@ final class TaskRunner implements AutoCloseable {
                 clock.set(record.timestamp());
                 try {
                     Reply r = task.process(row, offset);
-                    processed++;
                     return out.event(r);
                 } catch (IllegalArgumentException e) {
                     task.skipped(offset);

@@ -59,12 +59,6 @@ public final class Catalog {
         notifyAll();
     }
 
-    /** Marks offsets up to {@code offset} as read (the end of the log at start-up, say). */
-    public synchronized void caughtUpTo(long offset) {
-        appliedOffset = Math.max(appliedOffset, offset);
-        notifyAll();
-    }
-
     /**
      * Waits until the record at {@code offset} is applied; true when it changed the catalog, false
      * when it lost a race (or was a no-op).

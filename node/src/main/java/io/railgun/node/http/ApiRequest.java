@@ -146,14 +146,7 @@ final class ApiRequest {
         if (e.retryAfterSeconds() > 0) {
             exchange.getResponseHeaders().set("Retry-After", Integer.toString(e.retryAfterSeconds()));
         }
-        respondJson(e.status(), g -> {
-            g.writeStartObject();
-            g.writeObjectFieldStart("error");
-            g.writeStringField("code", e.code());
-            g.writeStringField("message", e.getMessage());
-            g.writeEndObject();
-            g.writeEndObject();
-        });
+        respondJson(e.status(), g -> ReplyJson.writeError(g, e));
     }
 
     void setHeader(String name, String value) {

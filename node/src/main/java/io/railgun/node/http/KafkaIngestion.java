@@ -180,14 +180,7 @@ public final class KafkaIngestion implements AutoCloseable {
     private static byte[] error(Throwable t) {
         ApiException e = t instanceof ApiException a ? a
                 : new ApiException(500, "internal", "the event could not be handled: " + t);
-        return write(g -> {
-            g.writeStartObject();
-            g.writeObjectFieldStart("error");
-            g.writeStringField("code", e.code());
-            g.writeStringField("message", e.getMessage());
-            g.writeEndObject();
-            g.writeEndObject();
-        });
+        return write(g -> ReplyJson.writeError(g, e));
     }
 
     private interface Body {

@@ -3,6 +3,7 @@ package io.railgun.node.http;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.railgun.engine.local.StreamReply;
 import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.node.frontend.ApiException;
 import io.railgun.node.frontend.PointRead;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -25,6 +26,16 @@ final class ReplyJson {
     /** Whether {@code stream}'s event ids are echoed as JSON numbers (a long event-id field). */
     static boolean numericEventId(StreamDefinition stream) {
         return stream.schema().field(stream.eventIdField()).type().isIntegral();
+    }
+
+    /** The error object of SPEC §3: {@code {"error": {"code", "message"}}}. */
+    static void writeError(JsonGenerator g, ApiException e) throws IOException {
+        g.writeStartObject();
+        g.writeObjectFieldStart("error");
+        g.writeStringField("code", e.code());
+        g.writeStringField("message", e.getMessage());
+        g.writeEndObject();
+        g.writeEndObject();
     }
 
     /** @param numericId {@link #numericEventId} of the event's stream */

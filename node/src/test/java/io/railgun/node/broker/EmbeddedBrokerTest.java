@@ -27,7 +27,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -76,17 +75,8 @@ class EmbeddedBrokerTest {
 
     @Test
     void saslPlainListenerAcceptsTheRightCredentialsOnly() throws Exception {
-        Map<String, String> overrides = Map.of(
-                "listener.security.protocol.map", "CLIENT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
-                "sasl.enabled.mechanisms", "PLAIN",
-                "sasl.mechanism.inter.broker.protocol", "PLAIN",
-                // username/password: the broker's own inter-broker clients; user_*: who may connect
-                "listener.name.client.plain.sasl.jaas.config",
-                "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                        + " username=\"broker\" password=\"broker-secret\""
-                        + " user_broker=\"broker-secret\" user_alice=\"alice-secret\";");
-        try (EmbeddedBroker broker = timedStart("SASL_PLAINTEXT start", overrides)) {
-            Map<String, Object> alice = sasl("alice", "alice-secret");
+        try (EmbeddedBroker broker = timedStart("SASL_PLAINTEXT start", SaslPlain.brokerOverrides())) {
+            Map<String, String> alice = SaslPlain.client(SaslPlain.USER, SaslPlain.PASSWORD);
             try (Admin admin = Admin.create(clientProps(broker, alice))) {
                 admin.createTopics(List.of(new NewTopic("secured", 1, (short) 1))).all().get();
             }
@@ -94,7 +84,7 @@ class EmbeddedBrokerTest {
                 assertThat(producer.send(new ProducerRecord<>("secured", "k", "v")).get().offset()).isZero();
             }
 
-            try (Admin intruder = Admin.create(clientProps(broker, sasl("alice", "wrong")))) {
+            try (Admin intruder = Admin.create(clientProps(broker, SaslPlain.client(SaslPlain.USER, "wrong")))) {
                 assertThatThrownBy(() -> intruder.createTopics(List.of(new NewTopic("nope", 1, (short) 1)))
                         .all().get())
                         .isInstanceOf(ExecutionException.class)
@@ -130,26 +120,14 @@ class EmbeddedBrokerTest {
         return broker;
     }
 
-    private static String plainJaas(String user, String password) {
-        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user
-                + "\" password=\"" + password + "\";";
-    }
-
-    private static Map<String, Object> sasl(String user, String password) {
-        return Map.of(
-                CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT",
-                SaslConfigs.SASL_MECHANISM, "PLAIN",
-                SaslConfigs.SASL_JAAS_CONFIG, plainJaas(user, password));
-    }
-
-    private static Map<String, Object> clientProps(EmbeddedBroker broker, Map<String, Object> extra) {
+    private static Map<String, Object> clientProps(EmbeddedBroker broker, Map<String, ?> extra) {
         Map<String, Object> p = new HashMap<>(extra);
         p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) WAIT.toMillis());
         return p;
     }
 
-    private static KafkaProducer<String, String> producer(EmbeddedBroker broker, Map<String, Object> extra) {
+    private static KafkaProducer<String, String> producer(EmbeddedBroker broker, Map<String, ?> extra) {
         Map<String, Object> p = new HashMap<>(extra);
         p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         p.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -15,6 +15,7 @@ import io.railgun.client.StreamSpec;
 import io.railgun.node.Node;
 import io.railgun.node.NodeConfig;
 import io.railgun.node.broker.EmbeddedBroker;
+import io.railgun.node.broker.SaslPlain;
 import io.railgun.node.http.KafkaIngestion;
 import java.io.IOException;
 import java.io.InputStream;
@@ -261,14 +262,7 @@ class SecurityTest {
         @BeforeAll
         @Timeout(value = 60, unit = TimeUnit.SECONDS)
         void startSaslBroker(@TempDir Path brokerDir) {
-            broker = EmbeddedBroker.start(brokerDir, 0, Map.of(
-                    "listener.security.protocol.map", "CLIENT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
-                    "sasl.enabled.mechanisms", "PLAIN",
-                    "sasl.mechanism.inter.broker.protocol", "PLAIN",
-                    "listener.name.client.plain.sasl.jaas.config",
-                    "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                            + " username=\"broker\" password=\"broker-secret\""
-                            + " user_broker=\"broker-secret\" user_alice=\"alice-secret\";"));
+            broker = EmbeddedBroker.start(brokerDir, 0, SaslPlain.brokerOverrides());
         }
 
         @AfterAll
@@ -281,7 +275,8 @@ class SecurityTest {
         @Test
         void aNodeWithTheSaslPropertiesServesEventsEndToEnd(@TempDir Path dir) throws Exception {
             NodeConfig config = NodeConfig.defaults().withDataDir(dir).withHttp("127.0.0.1", 0).withProcessors(2)
-                    .withKafka(broker.bootstrapServers()).withKafkaProperties(sasl("alice", "alice-secret"));
+                    .withKafka(broker.bootstrapServers())
+                    .withKafkaProperties(SaslPlain.client(SaslPlain.USER, SaslPlain.PASSWORD));
             Node node = Node.start(config);
             try (RailgunClient client = client(node.uri(), null, null); node) {
                 assertThat(node.bootstrapServers()).isEqualTo(broker.bootstrapServers());
@@ -306,7 +301,7 @@ class SecurityTest {
 
         /** Produces one JSON event to the stream's ingest topic as alice and returns the JSON reply. */
         private String kafkaNativeRoundTrip(Map<String, Object> event) throws Exception {
-            Map<String, Object> common = new HashMap<>(sasl("alice", "alice-secret"));
+            Map<String, Object> common = new HashMap<>(SaslPlain.client(SaslPlain.USER, SaslPlain.PASSWORD));
             common.put("bootstrap.servers", broker.bootstrapServers());
             Map<String, Object> pp = new HashMap<>(common);
             pp.put("key.serializer", StringSerializer.class.getName());
@@ -336,7 +331,8 @@ class SecurityTest {
         @Timeout(value = 60, unit = TimeUnit.SECONDS)
         void wrongCredentialsFailTheStartClearlyAndPromptly(@TempDir Path dir) throws Exception {
             NodeConfig config = NodeConfig.defaults().withDataDir(dir).withHttp("127.0.0.1", 0).withProcessors(2)
-                    .withKafka(broker.bootstrapServers()).withKafkaProperties(sasl("alice", "not-her-password"));
+                    .withKafka(broker.bootstrapServers())
+                    .withKafkaProperties(SaslPlain.client(SaslPlain.USER, "not-her-password"));
             ExecutorService starter = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon()
                     .name("wrong-credentials-start").unstarted(r));
             long startNs = System.nanoTime();
@@ -399,12 +395,6 @@ class SecurityTest {
         e.put("card", card);
         e.put("amount", 1.0);
         return e;
-    }
-
-    private static Map<String, String> sasl(String user, String password) {
-        return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
-                "sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-                        + user + "\" password=\"" + password + "\";");
     }
 
     /** Connecting to {@code port} on any non-loopback address of this machine is refused. */
