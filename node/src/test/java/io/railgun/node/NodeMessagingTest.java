@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.railgun.engine.event.EventRowWriter;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.LateEventPolicy;
 import io.railgun.engine.schema.Schema;

@@ -6,17 +6,18 @@ import io.railgun.engine.plan.StatementBinder;
 import io.railgun.engine.query.QueryException;
 import io.railgun.engine.query.QueryParser;
 import io.railgun.engine.query.Statement;
+import io.railgun.engine.reply.ReplyMerger;
+import io.railgun.engine.reply.StreamReply;
+import io.railgun.engine.reply.TaskAnswer;
 import io.railgun.engine.reservoir.ReservoirFactory;
 import io.railgun.engine.routing.Partitioning;
 import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.engine.state.InMemoryStateStore;
 import io.railgun.engine.task.Reply;
-import io.railgun.engine.task.ReplyStatus;
 import io.railgun.engine.task.TaskOptions;
 import io.railgun.engine.task.TaskProcessor;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -128,29 +129,16 @@ public final class LocalStream implements AutoCloseable {
         return metrics;
     }
 
-    /** Sends an event to one task per partitioner and merges their replies. */
+    /** Sends an event to one task per partitioner and merges their replies ({@link ReplyMerger}). */
     public StreamReply process(EventRow row) {
-        boolean duplicate = false;
-        boolean dropped = false;
-        Map<String, Object> fromTasks = new HashMap<>();
+        ReplyMerger merger = new ReplyMerger(tasksByPartitioner.size());
         for (Map.Entry<String, TaskProcessor[]> e : tasksByPartitioner.entrySet()) {
             TaskProcessor[] tasks = e.getValue();
             Reply r = tasks[partitionOf(row, partitionerFields.get(e.getKey()), tasks.length)].process(row);
-            duplicate |= r.status() == ReplyStatus.DUPLICATE;
-            dropped |= r.status() == ReplyStatus.DROPPED_LATE;
-            for (int i = 0; i < r.size(); i++) {
-                fromTasks.put(r.name(i), r.value(i));
-            }
-        }
-        // in creation order; a metric still being backfilled is in no task's reply yet
-        Map<String, Object> values = new LinkedHashMap<>();
-        for (String name : metrics.keySet()) {
-            if (fromTasks.containsKey(name)) {
-                values.put(name, fromTasks.get(name));
-            }
+            merger.add(TaskAnswer.Event.of(r));
         }
         Field idField = definition.schema().field(definition.eventIdField());
-        return new StreamReply(idText(row, idField), duplicate, dropped, values);
+        return merger.reply(idText(row, idField), metrics.keySet());
     }
 
     /** Point read: the metric's value for the key in {@code keyRow}, at its task's stream time. */

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.railgun.engine.event.EventRowWriter;
 import io.railgun.engine.local.LocalStream;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.oracle.ExpectedValue;
 import io.railgun.engine.oracle.MetricQuery;
 import io.railgun.engine.oracle.OracleReply;

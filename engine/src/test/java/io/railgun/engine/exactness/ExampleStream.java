@@ -3,7 +3,7 @@ package io.railgun.engine.exactness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.railgun.engine.local.LocalStream;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.oracle.OracleReply;
 import io.railgun.engine.oracle.OracleSql;
 import io.railgun.engine.oracle.OracleStream;

@@ -2,7 +2,7 @@ package io.railgun.engine.exactness;
 
 import io.railgun.engine.event.EventRowWriter;
 import io.railgun.engine.local.LocalStream;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.oracle.EngineUnderTest;
 import io.railgun.engine.oracle.OracleStream;
 import io.railgun.engine.oracle.Rows;

@@ -1,5 +1,7 @@
 package io.railgun.engine.local;
 
+import io.railgun.engine.reply.StreamReply;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

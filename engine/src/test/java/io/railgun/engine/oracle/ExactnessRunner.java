@@ -1,6 +1,6 @@
 package io.railgun.engine.oracle;
 
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.railgun.node.backend;
 
+import io.railgun.engine.reply.TaskAnswer;
 import io.railgun.node.NodeConfig;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.StreamEntry;
@@ -133,13 +134,13 @@ public final class ProcessorUnit implements AutoCloseable {
     }
 
     private void handle(TaskRunner t, ConsumerRecord<byte[], byte[]> r) {
-        byte[] reply;
+        TaskAnswer reply;
         try {
-            reply = t.handle(r, writer);
+            reply = t.handle(r);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "task " + t.partition + ": record at offset " + r.offset() + " failed", e);
             t.processor().skipped(r.offset());
-            reply = writer.error(500, "task_failed", "the task could not process the record: " + e);
+            reply = new TaskAnswer.Error(500, "task_failed", "the task could not process the record: " + e);
         }
         if (reply != null) {
             Header replyTo = r.headers().lastHeader(TaskInput.REPLY_TO);
@@ -147,7 +148,8 @@ public final class ProcessorUnit implements AutoCloseable {
             if (replyTo != null && correlation != null) {
                 String topic = replyTopic(replyTo.value());
                 if (!localReplies.deliver(topic, TaskInput.correlation(r.headers()), reply)) {
-                    producer.send(new ProducerRecord<>(topic, 0, null, null, reply, new RecordHeaders(new Header[] {correlation})));
+                    producer.send(new ProducerRecord<>(topic, 0, null, null, writer.encode(reply),
+                            new RecordHeaders(new Header[] {correlation})));
                 }
             }
         }

@@ -2,6 +2,7 @@ package io.railgun.node.backend;
 
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.plan.MetricDefinition;
+import io.railgun.engine.reply.TaskAnswer;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.engine.state.durable.DurableStateOptions;
 import io.railgun.engine.task.Reply;
@@ -13,7 +14,6 @@ import io.railgun.node.catalog.CatalogCodec;
 import io.railgun.node.catalog.StatementEntry;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.messaging.TaskInput;
-import io.railgun.node.messaging.TaskReply;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -71,10 +71,10 @@ final class TaskRunner implements AutoCloseable {
     }
 
     /**
-     * Handles one input record; returns the reply value to send to the record's reply topic, or
-     * null when there is none (a DDL marker).
+     * Handles one input record; returns the answer for the record's sender, or null when there is
+     * none (a DDL marker).
      */
-    byte[] handle(ConsumerRecord<byte[], byte[]> record, TaskReply.Writer out) {
+    TaskAnswer handle(ConsumerRecord<byte[], byte[]> record) {
         byte[] v = record.value();
         long offset = record.offset();
         if (v == null || v.length == 0) {
@@ -87,10 +87,10 @@ final class TaskRunner implements AutoCloseable {
                 clock.set(record.timestamp());
                 try {
                     Reply r = task.process(row, offset);
-                    return out.event(r);
+                    return TaskAnswer.Event.of(r);
                 } catch (IllegalArgumentException e) {
                     task.skipped(offset);
-                    return out.error(400, "invalid_event", e.getMessage());
+                    return new TaskAnswer.Error(400, "invalid_event", e.getMessage());
                 }
             }
             case TaskInput.STATEMENT -> {
@@ -120,11 +120,11 @@ final class TaskRunner implements AutoCloseable {
                 task.skipped(offset);
                 try {
                     Object value = task.read(read.metric(), row);
-                    return out.read(task.hasStreamTime(), task.streamTime(), value);
+                    return new TaskAnswer.Read(task.hasStreamTime(), task.streamTime(), value);
                 } catch (IllegalStateException e) {
-                    return out.error(409, "backfilling", e.getMessage());
+                    return new TaskAnswer.Error(409, "backfilling", e.getMessage());
                 } catch (IllegalArgumentException e) {
-                    return out.error(404, "unknown_metric", e.getMessage());
+                    return new TaskAnswer.Error(404, "unknown_metric", e.getMessage());
                 }
             }
             default -> {

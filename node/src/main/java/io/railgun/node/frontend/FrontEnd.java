@@ -2,7 +2,9 @@ package io.railgun.node.frontend;
 
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.local.LocalStream;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.ReplyMerger;
+import io.railgun.engine.reply.TaskAnswer;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.plan.MetricDefinition;
 import io.railgun.engine.plan.StatementBinder;
 import io.railgun.engine.query.QueryException;
@@ -11,7 +13,6 @@ import io.railgun.engine.routing.Partitioning;
 import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.Schema;
 import io.railgun.engine.schema.StreamDefinition;
-import io.railgun.engine.task.ReplyStatus;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.CatalogCodec;
 import io.railgun.node.catalog.ControlLog;
@@ -19,14 +20,11 @@ import io.railgun.node.catalog.StatementEntry;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.TaskInput;
-import io.railgun.node.messaging.TaskReply;
 import io.railgun.node.messaging.Topics;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -312,10 +310,10 @@ public final class FrontEnd implements AutoCloseable {
         CompletableFuture<PointRead> future = new CompletableFuture<>();
         long correlation = replies.register(part -> {
             switch (part) {
-                case TaskReply.ReadPart p -> future.complete(new PointRead(metric, p.value(), p.hasStreamTime() ? p.streamTime()
+                case TaskAnswer.Read p -> future.complete(new PointRead(metric, p.value(), p.hasStreamTime() ? p.streamTime()
                         : null));
-                case TaskReply.ErrorPart e -> future.completeExceptionally(new ApiException(e.status(), e.code(), e.message()));
-                default -> future.completeExceptionally(new IllegalStateException("unexpected reply " + part));
+                case TaskAnswer.Error e -> future.completeExceptionally(new ApiException(e.status(), e.code(), e.message()));
+                case TaskAnswer.Event e -> future.completeExceptionally(new IllegalStateException("an event's reply to a read"));
             }
         });
         Field f = entry.definition().schema().field(d.partitioner());
@@ -332,8 +330,8 @@ public final class FrontEnd implements AutoCloseable {
         return withTimeout(future, correlation, "the point read's reply");
     }
 
-    /** A task's reply to a request of this front-end, handed over in memory by a unit of this node. */
-    public void deliver(long correlation, byte[] reply) {
+    /** A task's answer to a request of this front-end, handed over in memory by a unit of this node. */
+    public void deliver(long correlation, TaskAnswer reply) {
         replies.deliver(correlation, reply);
     }
 
@@ -350,48 +348,31 @@ public final class FrontEnd implements AutoCloseable {
 
     // ---------------------------------------------------------------- helpers
 
-    /** Merges the replies of the K tasks an event went to (one per partitioner), as {@link LocalStream} does. */
+    /** Waits for the answers of the K tasks an event went to (one per partitioner) and merges them. */
     private final class EventMerge implements ReplyCollector.Waiter {
         final CompletableFuture<StreamReply> future = new CompletableFuture<>();
         private final StreamEntry entry;
         private final String eventId;
-        private int missing;
-        private boolean duplicate;
-        private boolean dropped;
-        private final Map<String, Object> values = new HashMap<>();
+        private final ReplyMerger merger;
 
         EventMerge(StreamEntry entry, int parts, String eventId) {
             this.entry = entry;
-            this.missing = parts;
+            this.merger = new ReplyMerger(parts);
             this.eventId = eventId;
         }
 
         @Override
-        public synchronized void accept(Object part) {
+        public synchronized void accept(TaskAnswer part) {
             switch (part) {
-                case TaskReply.EventPart p -> {
-                    duplicate |= p.status() == ReplyStatus.DUPLICATE;
-                    dropped |= p.status() == ReplyStatus.DROPPED_LATE;
-                    values.putAll(p.metrics());
-                    if (--missing == 0) {
-                        future.complete(new StreamReply(eventId, duplicate, dropped, ordered()));
+                case TaskAnswer.Event p -> {
+                    if (merger.add(p)) {
+                        StreamEntry now = catalog.stream(entry.name());
+                        future.complete(merger.reply(eventId, (now != null ? now : entry).metrics().keySet()));
                     }
                 }
-                case TaskReply.ErrorPart e -> future.completeExceptionally(new ApiException(e.status(), e.code(), e.message()));
-                default -> future.completeExceptionally(new IllegalStateException("unexpected reply " + part));
+                case TaskAnswer.Error e -> future.completeExceptionally(new ApiException(e.status(), e.code(), e.message()));
+                case TaskAnswer.Read r -> future.completeExceptionally(new IllegalStateException("a read's reply to an event: " + r));
             }
-        }
-
-        /** In creation order; a metric still being backfilled is in no task's reply yet. */
-        private Map<String, Object> ordered() {
-            StreamEntry now = catalog.stream(entry.name());
-            Map<String, Object> out = new LinkedHashMap<>();
-            for (String name : (now != null ? now : entry).metrics().keySet()) {
-                if (values.containsKey(name)) {
-                    out.put(name, values.get(name));
-                }
-            }
-            return out;
         }
     }
 

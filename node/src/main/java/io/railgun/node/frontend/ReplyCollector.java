@@ -1,5 +1,6 @@
 package io.railgun.node.frontend;
 
+import io.railgun.engine.reply.TaskAnswer;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.TaskInput;
 import io.railgun.node.messaging.TaskReply;
@@ -22,8 +23,8 @@ final class ReplyCollector implements AutoCloseable {
 
     /** A request waiting for task replies. */
     interface Waiter {
-        /** One task's decoded reply; called from the collector's thread or a processor unit's (thread-safe). */
-        void accept(Object part);
+        /** One task's answer; called from the collector's thread or a processor unit's (thread-safe). */
+        void accept(TaskAnswer part);
     }
 
     private final ConcurrentHashMap<Long, Waiter> waiting = new ConcurrentHashMap<>();
@@ -52,16 +53,29 @@ final class ReplyCollector implements AutoCloseable {
         waiting.remove(id);
     }
 
-    /** Hands one task's reply to the request waiting for it, if any (any thread: from the topic or in memory). */
-    void deliver(long correlation, byte[] reply) {
+    /** Hands one task's answer to the request waiting for it, if any (any thread: from the topic or in memory). */
+    void deliver(long correlation, TaskAnswer reply) {
         Waiter w = waiting.get(correlation);
         if (w == null) {
             return;
         }
         try {
-            w.accept(TaskReply.decode(reply));
+            w.accept(reply);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "reply " + correlation + " could not be handled", e);
+        }
+    }
+
+    private void deliverEncoded(long correlation, byte[] reply) {
+        if (waiting.containsKey(correlation)) {
+            TaskAnswer answer;
+            try {
+                answer = TaskReply.decode(reply);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "reply " + correlation + " does not decode; dropped", e);
+                return;
+            }
+            deliver(correlation, answer);
         }
     }
 
@@ -73,7 +87,7 @@ final class ReplyCollector implements AutoCloseable {
         try {
             while (running) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    deliver(TaskInput.correlation(r.headers()), r.value());
+                    deliverEncoded(TaskInput.correlation(r.headers()), r.value());
                 }
             }
         } catch (WakeupException e) {

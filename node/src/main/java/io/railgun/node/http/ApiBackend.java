@@ -1,6 +1,6 @@
 package io.railgun.node.http;
 
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.frontend.MetricInfo;

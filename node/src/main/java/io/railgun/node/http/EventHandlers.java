@@ -1,7 +1,7 @@
 package io.railgun.node.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.ops.NodeMetrics;
 import java.io.IOException;

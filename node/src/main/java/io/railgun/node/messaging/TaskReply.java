@@ -1,12 +1,10 @@
 package io.railgun.node.messaging;
 
-import io.railgun.engine.task.Reply;
+import io.railgun.engine.reply.TaskAnswer;
 import io.railgun.engine.task.ReplyStatus;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The records of a reply topic: one task's answer to an event or a point read, or an error.
@@ -17,7 +15,9 @@ import java.util.Map;
  * ERROR: 2, HTTP status (2 bytes), code, message
  * value: type (0 null, 1 long, 2 double, 3 string, 4 boolean) and its bytes
  * </pre>
- * A processor unit encodes with one reused {@link Writer}; the front-end decodes into objects.
+ * Only replies to another node's front-end are encoded (a task on the same node hands its
+ * {@link TaskAnswer} over as it is): a processor unit encodes with one reused {@link Writer}, the
+ * other node's reply collector decodes into the same {@link TaskAnswer}.
  */
 public final class TaskReply {
     public static final byte EVENT = 0;
@@ -30,7 +30,16 @@ public final class TaskReply {
     public static final class Writer {
         private ByteBuffer buf = ByteBuffer.allocate(4096);
 
-        public byte[] event(Reply r) {
+        /** Encodes any answer. */
+        public byte[] encode(TaskAnswer answer) {
+            return switch (answer) {
+                case TaskAnswer.Event e -> event(e);
+                case TaskAnswer.Read r -> read(r.hasStreamTime(), r.streamTime(), r.value());
+                case TaskAnswer.Error e -> error(e.status(), e.code(), e.message());
+            };
+        }
+
+        public byte[] event(TaskAnswer.Event r) {
             buf.clear();
             put((byte) EVENT);
             put((byte) switch (r.status()) {
@@ -40,10 +49,10 @@ public final class TaskReply {
             });
             ensure(12);
             buf.putLong(r.streamTime());
-            buf.putInt(r.size());
-            for (int i = 0; i < r.size(); i++) {
-                putName(r.name(i));
-                putValue(r, i);
+            buf.putInt(r.names().length);
+            for (int i = 0; i < r.names().length; i++) {
+                putName(r.names()[i]);
+                putObject(r.values()[i]);
             }
             return Arrays.copyOf(buf.array(), buf.position());
         }
@@ -66,37 +75,6 @@ public final class TaskReply {
             putString(code);
             putString(message.length() > 4000 ? message.substring(0, 4000) : message);
             return Arrays.copyOf(buf.array(), buf.position());
-        }
-
-        private void putValue(Reply r, int i) {
-            if (r.isNull(i)) {
-                put((byte) 0);
-                return;
-            }
-            switch (r.type(i)) {
-                case LONG -> {
-                    put((byte) 1);
-                    ensure(8);
-                    buf.putLong(r.longValue(i));
-                }
-                case DOUBLE -> {
-                    put((byte) 2);
-                    ensure(8);
-                    buf.putDouble(r.doubleValue(i));
-                }
-                case STRING -> {
-                    put((byte) 3);
-                    int n = r.stringLength(i);
-                    ensure(4 + n);
-                    buf.putInt(n);
-                    buf.put(r.stringBuffer(i), 0, n);
-                }
-                case BOOLEAN -> {
-                    put((byte) 4);
-                    put((byte) (r.longValue(i) != 0 ? 1 : 0));
-                }
-                case NULL -> put((byte) 0);
-            }
         }
 
         private void putObject(Object v) {
@@ -154,17 +132,8 @@ public final class TaskReply {
         }
     }
 
-    /** A decoded event reply. */
-    public record EventPart(ReplyStatus status, long streamTime, Map<String, Object> metrics) {}
-
-    /** A decoded read reply. */
-    public record ReadPart(boolean hasStreamTime, long streamTime, Object value) {}
-
-    /** A decoded error. */
-    public record ErrorPart(int status, String code, String message) {}
-
-    /** Decodes a reply value into an {@link EventPart}, {@link ReadPart} or {@link ErrorPart}. */
-    public static Object decode(byte[] value) {
+    /** Decodes a reply value. */
+    public static TaskAnswer decode(byte[] value) {
         ByteBuffer in = ByteBuffer.wrap(value);
         byte kind = in.get();
         switch (kind) {
@@ -176,21 +145,22 @@ public final class TaskReply {
                 };
                 long streamTime = in.getLong();
                 int n = in.getInt();
-                Map<String, Object> metrics = new LinkedHashMap<>(Math.max(4, n * 2));
+                String[] names = new String[n];
+                Object[] values = new Object[n];
                 for (int i = 0; i < n; i++) {
-                    String name = getString(in);
-                    metrics.put(name, getValue(in));
+                    names[i] = getString(in);
+                    values[i] = getValue(in);
                 }
-                return new EventPart(status, streamTime, metrics);
+                return new TaskAnswer.Event(status, streamTime, names, values);
             }
             case READ -> {
                 boolean has = in.get() != 0;
                 long streamTime = in.getLong();
-                return new ReadPart(has, streamTime, getValue(in));
+                return new TaskAnswer.Read(has, streamTime, getValue(in));
             }
             case ERROR -> {
                 int status = in.getShort();
-                return new ErrorPart(status, getString(in), getString(in));
+                return new TaskAnswer.Error(status, getString(in), getString(in));
             }
             default -> throw new IllegalArgumentException("unknown reply kind " + kind);
         }

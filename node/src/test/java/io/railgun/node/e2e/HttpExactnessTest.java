@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.railgun.client.RailgunClient;
 import io.railgun.engine.event.EventRowWriter;
 import io.railgun.engine.local.LocalStream;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.oracle.CaseDump;
 import io.railgun.engine.oracle.CaseMinimizer;
 import io.railgun.engine.oracle.Coverage;

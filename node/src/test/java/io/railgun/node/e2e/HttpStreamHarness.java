@@ -6,7 +6,7 @@ import io.railgun.client.LateEvents;
 import io.railgun.client.RailgunClient;
 import io.railgun.client.RailgunException;
 import io.railgun.client.StreamSpec;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.oracle.AggregateSpec;
 import io.railgun.engine.oracle.EngineUnderTest;
 import io.railgun.engine.oracle.MetricQuery;

@@ -1,7 +1,7 @@
 package io.railgun.node.http;
 
 import io.railgun.engine.event.EventRow;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.frontend.ApiException;
 import io.railgun.node.frontend.MetricInfo;

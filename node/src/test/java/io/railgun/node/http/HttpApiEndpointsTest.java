@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.railgun.engine.event.EventRow;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.node.NodeConfig;
 import io.railgun.node.frontend.ApiException;
 import io.railgun.node.frontend.PointRead;

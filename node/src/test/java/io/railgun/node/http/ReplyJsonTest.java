@@ -3,7 +3,7 @@ package io.railgun.node.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.railgun.engine.local.StreamReply;
+import io.railgun.engine.reply.StreamReply;
 import io.railgun.node.frontend.MetricInfo;
 import io.railgun.node.frontend.PointRead;
 import java.util.LinkedHashMap;

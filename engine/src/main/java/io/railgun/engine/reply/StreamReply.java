@@ -1,4 +1,4 @@
-package io.railgun.engine.local;
+package io.railgun.engine.reply;
 
 import java.util.Map;
 

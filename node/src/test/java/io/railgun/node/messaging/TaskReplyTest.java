@@ -1,0 +1,40 @@
+package io.railgun.node.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.railgun.engine.reply.TaskAnswer;
+import io.railgun.engine.task.ReplyStatus;
+import org.junit.jupiter.api.Test;
+
+class TaskReplyTest {
+    private final TaskReply.Writer writer = new TaskReply.Writer();
+
+    @Test
+    void eventAnswersRoundTripWithEveryValueType() {
+        String[] names = {"n", "l", "d", "s", "b", "é"};
+        Object[] values = {null, -3L, 2.5, "x€y", true, Long.MIN_VALUE};
+        TaskAnswer decoded = TaskReply.decode(writer.encode(new TaskAnswer.Event(ReplyStatus.DROPPED_LATE, 42, names, values)));
+        assertThat(decoded).isInstanceOfSatisfying(TaskAnswer.Event.class, e -> {
+            assertThat(e.status()).isEqualTo(ReplyStatus.DROPPED_LATE);
+            assertThat(e.streamTime()).isEqualTo(42);
+            assertThat(e.names()).containsExactly(names);
+            assertThat(e.values()).containsExactly(values);
+        });
+    }
+
+    @Test
+    void readsAndErrorsRoundTrip() {
+        assertThat(TaskReply.decode(writer.encode(new TaskAnswer.Read(true, 9, 1.25))))
+                .isEqualTo(new TaskAnswer.Read(true, 9, 1.25));
+        assertThat(TaskReply.decode(writer.encode(new TaskAnswer.Error(409, "backfilling", "wait"))))
+                .isEqualTo(new TaskAnswer.Error(409, "backfilling", "wait"));
+    }
+
+    @Test
+    void theWriterGrowsForLargeReplies() {
+        String big = "v".repeat(10_000);
+        TaskAnswer decoded = TaskReply.decode(writer.encode(new TaskAnswer.Event(ReplyStatus.COUNTED, 1, new String[] {"m"},
+                new Object[] {big})));
+        assertThat(((TaskAnswer.Event) decoded).values()[0]).isEqualTo(big);
+    }
+}
