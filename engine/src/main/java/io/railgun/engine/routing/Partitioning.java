@@ -23,6 +23,14 @@ public final class Partitioning {
         return (murmur2(key, 0, key.length) & 0x7fffffff) % partitions;
     }
 
+    /** The partition of a record key from {@link #keyBytes} (null for a NULL value). */
+    public static int partitionOfKey(byte[] key, int partitions) {
+        if (partitions == 1 || key == null) {
+            return 0;
+        }
+        return (murmur2(key, 0, key.length) & 0x7fffffff) % partitions;
+    }
+
     /** The Kafka record key of an event for a partitioner, or null when its value is NULL. */
     public static byte[] keyBytes(EventRow row, Field partitioner) {
         int f = partitioner.index();

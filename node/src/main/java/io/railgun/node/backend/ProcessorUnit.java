@@ -2,6 +2,8 @@ package io.railgun.node.backend;
 
 import io.railgun.engine.reply.TaskAnswer;
 import io.railgun.node.NodeConfig;
+import io.railgun.node.agent.Agent;
+import io.railgun.node.agent.AgentRunner;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.messaging.KafkaSettings;
@@ -32,7 +34,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
@@ -45,7 +46,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * task taken away is closed with a final checkpoint. The unit commits to Kafka the offsets its
  * tasks' checkpoints cover (for lag monitoring: the local checkpoint decides where a task resumes).
  */
-public final class ProcessorUnit implements AutoCloseable {
+public final class ProcessorUnit implements Agent, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ProcessorUnit.class.getName());
     private static final long IDLE_EVERY_NANOS = 100_000_000L;
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
@@ -59,8 +60,9 @@ public final class ProcessorUnit implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final TaskReply.Writer writer = new TaskReply.Writer();
     private final Map<TopicPartition, TaskRunner> tasks = new HashMap<>();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final AgentRunner runner;
+    private long lastIdle = System.nanoTime();
+    private long lastCommit = lastIdle;
     private long seenChanges = -1;
     private Set<String> subscribed = Set.of();
     private byte[] lastReplyTopicBytes = new byte[0];
@@ -76,61 +78,70 @@ public final class ProcessorUnit implements AutoCloseable {
         this.tasksDir = tasksDir;
         this.consumer = new KafkaConsumer<>(kafka.unitConsumer(index));
         this.producer = new KafkaProducer<>(kafka.producer("unit-" + index));
-        this.thread = Thread.ofPlatform().name("railgun-unit-" + index).unstarted(this::run);
+        this.runner = new AgentRunner(this, Duration.ofMillis(50), Duration.ofSeconds(60), false);
     }
 
     public void start() {
-        thread.start();
+        runner.start();
+    }
+
+    @Override
+    public String roleName() {
+        return "railgun-unit-" + index;
     }
 
     public UnitStats stats() {
         return stats;
     }
 
-    private void run() {
-        long lastIdle = System.nanoTime();
-        long lastCommit = lastIdle;
-        try {
-            while (running) {
-                if (catalog.changes() != seenChanges) {
-                    resubscribe();
-                }
-                if (subscribed.isEmpty()) {
-                    Thread.sleep(50);
-                    continue;
-                }
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
-                for (TopicPartition tp : records.partitions()) {
-                    TaskRunner t = tasks.get(tp);
-                    if (t != null) { // else revoked in this poll, or of no known stream
-                        for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
-                            handle(t, r);
-                        }
-                    }
-                }
-                long now = System.nanoTime();
-                if (records.isEmpty() || now - lastIdle > IDLE_EVERY_NANOS) {
-                    for (TaskRunner t : tasks.values()) {
-                        t.idle();
-                    }
-                    lastIdle = now;
-                }
-                if (now - lastCommit > COMMIT_EVERY_NANOS) {
-                    for (TaskRunner t : tasks.values()) {
-                        t.reportReplay(consumer.position(t.partition));
-                    }
-                    commit(tasks.keySet(), false);
-                    stats.update(tasks.values(), consumer);
-                    lastCommit = now;
+    /**
+     * One round: follow catalog changes, poll the unit's partitions, run each record through its
+     * task, then, between polls, the tasks' idle work (backfill steps, due checkpoints) and, every
+     * second, offset commits and statistics.
+     */
+    @Override
+    public int doWork() {
+        if (catalog.changes() != seenChanges) {
+            resubscribe();
+        }
+        if (subscribed.isEmpty()) {
+            return 0; // the runner sleeps
+        }
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
+        for (TopicPartition tp : records.partitions()) {
+            TaskRunner t = tasks.get(tp);
+            if (t != null) { // else revoked in this poll, or of no known stream
+                for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
+                    handle(t, r);
                 }
             }
-        } catch (WakeupException | InterruptedException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "processor unit " + index + " stopped", e);
-        } finally {
-            shutdown();
         }
+        long now = System.nanoTime();
+        if (records.isEmpty() || now - lastIdle > IDLE_EVERY_NANOS) {
+            for (TaskRunner t : tasks.values()) {
+                t.idle();
+            }
+            lastIdle = now;
+        }
+        if (now - lastCommit > COMMIT_EVERY_NANOS) {
+            for (TaskRunner t : tasks.values()) {
+                t.reportReplay(consumer.position(t.partition));
+            }
+            commit(tasks.keySet(), false);
+            stats.update(tasks.values(), consumer);
+            lastCommit = now;
+        }
+        return Math.max(1, records.count()); // the poll waited already
+    }
+
+    @Override
+    public void wake() {
+        consumer.wakeup();
+    }
+
+    @Override
+    public void onClose() {
+        shutdown();
     }
 
     private void handle(TaskRunner t, ConsumerRecord<byte[], byte[]> r) {
@@ -328,18 +339,12 @@ public final class ProcessorUnit implements AutoCloseable {
 
     /** Asks the unit to stop (without waiting): a node stops all its units at once, then waits for them. */
     public void stop() {
-        running = false;
-        consumer.wakeup();
+        runner.stop();
     }
 
     /** Stops the unit: its tasks take a final checkpoint, then it leaves the group. */
     @Override
     public void close() {
-        stop();
-        try {
-            thread.join(60_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        runner.close();
     }
 }

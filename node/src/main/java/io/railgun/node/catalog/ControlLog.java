@@ -1,5 +1,7 @@
 package io.railgun.node.catalog;
 
+import io.railgun.node.agent.Agent;
+import io.railgun.node.agent.AgentRunner;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.Topics;
 import java.time.Duration;
@@ -14,7 +16,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * The control topic, read and written: a thread reads it from the beginning into the
@@ -28,8 +29,7 @@ public final class ControlLog implements AutoCloseable {
     private final Catalog catalog;
     private final KafkaConsumer<String, byte[]> consumer;
     private final KafkaProducer<String, byte[]> producer;
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final AgentRunner reader;
 
     public ControlLog(Catalog catalog, KafkaSettings kafka) {
         this.catalog = catalog;
@@ -37,36 +37,48 @@ public final class ControlLog implements AutoCloseable {
         this.producer = new KafkaProducer<>(kafka.controlProducer());
         consumer.assign(List.of(PARTITION));
         consumer.seekToBeginning(List.of(PARTITION));
-        this.thread = Thread.ofPlatform().name("railgun-control").daemon().unstarted(this::run);
+        this.reader = new AgentRunner(new Reader(), Duration.ZERO, Duration.ofSeconds(5), true);
     }
 
     /** Reads the control topic to its current end (the catalog is then complete), then follows it. */
     public void start(long timeoutMs) throws TimeoutException, InterruptedException {
         long end = consumer.endOffsets(List.of(PARTITION), Duration.ofMillis(timeoutMs)).get(PARTITION);
-        thread.start();
+        reader.start();
         if (end > 0) {
             catalog.awaitApplied(end - 1, timeoutMs);
         }
         LOG.log(System.Logger.Level.INFO, "catalog loaded from {0}: {1} stream(s)", Topics.CONTROL, catalog.streams().size());
     }
 
-    private void run() {
-        try {
-            while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    try {
-                        catalog.apply(r.key(), r.value(), r.offset());
-                    } catch (RuntimeException e) {
-                        LOG.log(System.Logger.Level.ERROR, "control record at offset " + r.offset() + " ignored: it does not decode", e);
-                        catalog.apply(null, null, r.offset());
-                    }
+    /** The agent that follows the control topic into the catalog (the catalog's one writer). */
+    private final class Reader implements Agent {
+        @Override
+        public String roleName() {
+            return "railgun-control";
+        }
+
+        @Override
+        public int doWork() {
+            int n = 0;
+            for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                try {
+                    catalog.apply(r.key(), r.value(), r.offset());
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.ERROR, "control record at offset " + r.offset() + " ignored: it does not decode", e);
+                    catalog.apply(null, null, r.offset());
                 }
+                n++;
             }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "the control topic's reader stopped", e);
-        } finally {
+            return n;
+        }
+
+        @Override
+        public void wake() {
+            consumer.wakeup();
+        }
+
+        @Override
+        public void onClose() {
             consumer.close();
         }
     }
@@ -91,13 +103,7 @@ public final class ControlLog implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        reader.close();
         producer.close(Duration.ofSeconds(5));
     }
 }

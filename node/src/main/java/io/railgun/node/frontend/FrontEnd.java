@@ -35,6 +35,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -248,46 +249,96 @@ public final class FrontEnd implements AutoCloseable {
     /**
      * Sends one event, a binary row written with {@code stream}'s schema (or an older one) whose
      * event id and timestamp (when the stream has one) are not null, and completes with the merged
-     * reply; or exceptionally with an {@link ApiException} (503 on timeout).
+     * reply; or exceptionally with an {@link ApiException}: 413 when the event is larger than a
+     * Kafka record may be (nothing is sent), 503 on timeout.
      */
     public CompletableFuture<StreamReply> send(StreamDefinition stream, byte[] row, int length) {
         StreamEntry entry = catalog.stream(stream.name());
         if (entry == null) {
             return CompletableFuture.failedFuture(unknownStream(stream.name()));
         }
-        StreamDefinition def = entry.definition();
-        EventRow r = new EventRow().wrap(row, 0);
-        EventMerge merge = new EventMerge(entry, def.partitioners().size(),
-                LocalStream.idText(r, def.schema().field(def.eventIdField())));
-        long correlation = replies.register(merge);
-        byte[] value = TaskInput.event(row, length);
-        long now = System.currentTimeMillis();
-        for (String p : def.partitioners()) {
-            Field f = def.schema().field(p);
-            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(Topics.input(entry, p),
-                    Partitioning.partitionOf(r, f, def.partitions()), now, Partitioning.keyBytes(r, f), value,
-                    TaskInput.replyHeaders(replyTopic, correlation));
-            producer.send(record, (m, e) -> {
-                if (e != null) {
-                    merge.future.completeExceptionally(ApiException.unavailable("kafka_unavailable",
-                            "the event could not be written to Kafka (" + e.getMessage() + "); retry it", 1));
-                }
-            });
-        }
-        return withTimeout(merge.future, correlation, "the event's replies");
+        byte[][] keys = keys(entry, row);
+        ApiException tooLarge = checkSize(length, keys, "");
+        return tooLarge != null ? CompletableFuture.failedFuture(tooLarge) : publish(entry, row, length, keys);
     }
 
-    /** Sends events in order; completes with their replies in the same order. */
+    /**
+     * Sends events in order; completes with their replies in the same order. The sizes of all are
+     * checked before any is sent: one too large refuses the whole batch (413 naming its index).
+     */
     public CompletableFuture<List<StreamReply>> sendBatch(StreamDefinition stream, List<byte[]> rows) {
+        StreamEntry entry = catalog.stream(stream.name());
+        if (entry == null) {
+            return CompletableFuture.failedFuture(unknownStream(stream.name()));
+        }
+        List<byte[][]> keys = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            byte[][] k = keys(entry, rows.get(i));
+            ApiException tooLarge = checkSize(rows.get(i).length, k, "events[" + i + "]: ");
+            if (tooLarge != null) {
+                return CompletableFuture.failedFuture(tooLarge);
+            }
+            keys.add(k);
+        }
         List<CompletableFuture<StreamReply>> each = new ArrayList<>(rows.size());
-        for (byte[] row : rows) {
-            each.add(send(stream, row, row.length));
+        for (int i = 0; i < rows.size(); i++) {
+            each.add(publish(entry, rows.get(i), rows.get(i).length, keys.get(i)));
         }
         return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(v -> {
             List<StreamReply> list = new ArrayList<>(each.size());
             each.forEach(f -> list.add(f.join()));
             return list;
         });
+    }
+
+    /** The record key of the event for each partitioner of its stream, in the stream's order. */
+    private static byte[][] keys(StreamEntry entry, byte[] row) {
+        StreamDefinition def = entry.definition();
+        EventRow r = new EventRow().wrap(row, 0);
+        byte[][] keys = new byte[def.partitioners().size()][];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = Partitioning.keyBytes(r, def.schema().field(def.partitioners().get(i)));
+        }
+        return keys;
+    }
+
+    /** A 413 when a record of this event would pass Kafka's record size, else null. */
+    private static ApiException checkSize(int rowLength, byte[][] keys, String path) {
+        long largest = 0;
+        for (byte[] key : keys) {
+            largest = Math.max(largest, TaskInput.eventRecordBytes(rowLength, key));
+        }
+        if (largest <= KafkaSettings.MAX_RECORD_BYTES) {
+            return null;
+        }
+        return new ApiException(413, "event_too_large", path + "the event takes " + largest + " bytes as a Kafka record, "
+                + "over the limit of " + KafkaSettings.MAX_RECORD_BYTES + " bytes (Kafka's record size); shorten its "
+                + "fields");
+    }
+
+    /** Writes the event to every partitioner topic of its stream and waits for the tasks' answers. */
+    private CompletableFuture<StreamReply> publish(StreamEntry entry, byte[] row, int length, byte[][] keys) {
+        StreamDefinition def = entry.definition();
+        EventRow r = new EventRow().wrap(row, 0);
+        EventMerge merge = new EventMerge(entry, keys.length, LocalStream.idText(r, def.schema().field(def.eventIdField())));
+        long correlation = replies.register(merge);
+        byte[] value = TaskInput.event(row, length);
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < keys.length; i++) {
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(Topics.input(entry, def.partitioners().get(i)),
+                    Partitioning.partitionOfKey(keys[i], def.partitions()), now, keys[i], value,
+                    TaskInput.replyHeaders(replyTopic, correlation));
+            producer.send(record, (m, e) -> {
+                if (e != null) {
+                    merge.future.completeExceptionally(e instanceof RecordTooLargeException
+                            ? new ApiException(413, "event_too_large", "the event is larger than the Kafka broker takes ("
+                                    + e.getMessage() + "); shorten its fields")
+                            : ApiException.unavailable("kafka_unavailable",
+                                    "the event could not be written to Kafka (" + e.getMessage() + "); retry it", 1));
+                }
+            });
+        }
+        return withTimeout(merge.future, correlation, "the event's replies");
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.railgun.node.frontend;
 
 import io.railgun.engine.reply.TaskAnswer;
+import io.railgun.node.agent.Agent;
+import io.railgun.node.agent.AgentRunner;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.TaskInput;
 import io.railgun.node.messaging.TaskReply;
@@ -11,7 +13,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Reads this node's reply topic and hands each task's reply to the request waiting for it, by
@@ -31,8 +32,7 @@ final class ReplyCollector implements AutoCloseable {
     // unique across restarts: the high bits from the start time
     private final AtomicLong nextId = new AtomicLong(System.currentTimeMillis() << 20);
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final AgentRunner runner;
 
     ReplyCollector(KafkaSettings kafka, String topic) {
         this.consumer = new KafkaConsumer<>(kafka.assignedConsumer("replies", false));
@@ -40,7 +40,7 @@ final class ReplyCollector implements AutoCloseable {
         consumer.assign(List.of(tp));
         consumer.seekToEnd(List.of(tp));
         consumer.position(tp); // resolve now: replies to requests sent from here on are read
-        this.thread = Thread.ofPlatform().name("railgun-replies").daemon().start(this::run);
+        this.runner = new AgentRunner(new Reader(), Duration.ZERO, Duration.ofSeconds(5), true).start();
     }
 
     long register(Waiter w) {
@@ -83,30 +83,36 @@ final class ReplyCollector implements AutoCloseable {
         return waiting.size();
     }
 
-    private void run() {
-        try {
-            while (running) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    deliverEncoded(TaskInput.correlation(r.headers()), r.value());
-                }
+    /** The agent that reads this node's reply topic (replies of tasks on other nodes). */
+    private final class Reader implements Agent {
+        @Override
+        public String roleName() {
+            return "railgun-replies";
+        }
+
+        @Override
+        public int doWork() {
+            int n = 0;
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                deliverEncoded(TaskInput.correlation(r.headers()), r.value());
+                n++;
             }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "the reply collector stopped", e);
-        } finally {
+            return n;
+        }
+
+        @Override
+        public void wake() {
+            consumer.wakeup();
+        }
+
+        @Override
+        public void onClose() {
             consumer.close();
         }
     }
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        runner.close();
     }
 }

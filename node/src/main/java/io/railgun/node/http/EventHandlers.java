@@ -32,9 +32,8 @@ final class EventHandlers {
         CompletableFuture<StreamReply> pending = null;
         try {
             GrowableBytes body = req.readBody(s.body);
-            EventJson.checkEvent(body.array(), body.length());
             StreamDefinition stream = StreamHandlers.lookup(backend, req.stream());
-            int length = s.events.writeEvent(stream, body.array(), body.length());
+            int length = s.events.readEvent(stream, body.array(), body.length());
             metrics.eventsIn(stream.name(), 1);
             pending = backend.send(stream, s.events.writer().buffer(), length);
             StreamReply reply = Futures.await(pending, timeoutMs);
@@ -52,12 +51,11 @@ final class EventHandlers {
         IngestScratch s = pool.acquire();
         try {
             GrowableBytes body = req.readBody(s.body);
-            int count = EventJson.checkBatch(body.array(), body.length(), maxBatchEvents);
             StreamDefinition stream = StreamHandlers.lookup(backend, req.stream());
+            List<byte[]> rows = s.events.readBatch(stream, body.array(), body.length(), maxBatchEvents);
             List<StreamReply> replies = List.of();
-            if (count > 0) {
-                List<byte[]> rows = s.events.writeBatch(stream, body.array(), body.length(), count);
-                metrics.eventsIn(stream.name(), count);
+            if (!rows.isEmpty()) {
+                metrics.eventsIn(stream.name(), rows.size());
                 replies = Futures.await(backend.sendBatch(stream, rows), timeoutMs);
             }
             try (JsonGenerator g = Json.FACTORY.createGenerator(s.out.reset())) {

@@ -44,9 +44,9 @@ import java.util.Map;
  * timestamp ({@code missing_timestamp}). Messages start with the path of the value:
  * {@code amount: ...} for one event, {@code events[3].amount: ...} in a batch.
  *
- * <p>Bodies are first checked by {@link #checkEvent} / {@link #checkBatch} (syntax, shape, batch
- * size), before the stream is looked up: a malformed body gets the same answer whatever the stream,
- * and an oversized batch is refused before any work. The second pass converts.
+ * <p>One pass: the body is checked to be strict UTF-8 ({@link Utf8}), then parsed straight into
+ * rows, checking syntax, shape and types on the way; a batch over its size limit is refused as soon
+ * as its limit is passed.
  *
  * <p>Not thread-safe: the HTTP layer pools instances, one request at a time each.
  */
@@ -72,12 +72,20 @@ final class EventJson {
     private int timestampIndex;
     private int batchIndex;
 
+    /** The writer holding the last row written by {@link #readEvent}. */
+    EventRowWriter writer() {
+        return writer;
+    }
+
     /**
-     * Checks that the body is one well-formed JSON object.
+     * Converts a body holding one event into a row in {@link #writer()}, in one pass: syntax, shape
+     * and types are checked as the row is written.
      *
-     * @throws ApiException 400 {@code invalid_json} or {@code invalid_event}
+     * @return the row's length
+     * @throws ApiException 400 {@code invalid_json}, {@code invalid_utf8}, {@code invalid_event} or a
+     *                      field's error
      */
-    static void checkEvent(byte[] body, int length) {
+    int readEvent(StreamDefinition stream, byte[] body, int length) {
         if (Json.isBlank(body, length)) {
             throw ApiException.badRequest("invalid_json", "the request body is empty; send one event as a JSON object, "
                     + "like {\"id\": \"e1\", \"amount\": 12.5}");
@@ -90,10 +98,12 @@ final class EventJson {
                 throw ApiException.badRequest("invalid_event", "expected one event as a JSON object, got "
                         + Json.describe(t) + hint);
             }
-            p.skipChildren();
+            batchIndex = -1;
+            int rowLength = writeObject(p, stream);
             if (p.nextToken() != null) {
                 throw Json.trailing(p);
             }
+            return rowLength;
         } catch (JsonProcessingException e) {
             throw Json.malformed(e);
         } catch (IOException e) {
@@ -102,13 +112,14 @@ final class EventJson {
     }
 
     /**
-     * Checks that the body is a well-formed JSON array of objects, at most {@code maxEvents} of them.
+     * Converts a body holding a JSON array of events into one row per event (each its own array, as
+     * {@code FrontEnd.sendBatch} takes them), in one pass. All or nothing: the first invalid event
+     * throws, naming its index.
      *
-     * @return the number of events
-     * @throws ApiException 400 {@code invalid_json}, {@code invalid_batch} or {@code invalid_event};
-     *                      413 {@code batch_too_large}
+     * @throws ApiException 400 as {@link #readEvent}, or {@code invalid_batch}; 413
+     *                      {@code batch_too_large} beyond {@code maxEvents}
      */
-    static int checkBatch(byte[] body, int length, int maxEvents) {
+    List<byte[]> readBatch(StreamDefinition stream, byte[] body, int length, int maxEvents) {
         if (Json.isBlank(body, length)) {
             throw ApiException.badRequest("invalid_json", "the request body is empty; send a JSON array of events, "
                     + "like [{\"id\": \"e1\", \"amount\": 12.5}, {\"id\": \"e2\", \"amount\": 3}]");
@@ -120,23 +131,26 @@ final class EventJson {
                 String hint = t == JsonToken.START_OBJECT ? " (to send one event, POST the object to .../events)" : "";
                 throw ApiException.badRequest("invalid_batch", "expected a JSON array of events, got " + Json.describe(t) + hint);
             }
-            int count = 0;
+            List<byte[]> rows = new ArrayList<>();
+            batchIndex = 0;
             while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
                 if (t != JsonToken.START_OBJECT) {
                     skimRest(p);
-                    throw ApiException.badRequest("invalid_event", "events[" + count + "]: expected an event as a JSON "
+                    throw ApiException.badRequest("invalid_event", "events[" + batchIndex + "]: expected an event as a JSON "
                             + "object, got " + Json.describe(t));
                 }
-                if (++count > maxEvents) {
+                if (batchIndex >= maxEvents) {
                     throw new ApiException(413, "batch_too_large", "a batch holds at most " + maxEvents
                             + " events; split it into several requests");
                 }
-                p.skipChildren();
+                int rowLength = writeObject(p, stream);
+                rows.add(Arrays.copyOf(writer.buffer(), rowLength));
+                batchIndex++;
             }
             if (p.nextToken() != null) {
                 throw Json.trailing(p);
             }
-            return count;
+            return rows;
         } catch (JsonProcessingException e) {
             throw Json.malformed(e);
         } catch (IOException e) {
@@ -149,50 +163,6 @@ final class EventJson {
         p.skipChildren();
         while (p.nextToken() != null) {
             p.skipChildren();
-        }
-    }
-
-    /** The writer holding the last row written by {@link #writeEvent}. */
-    EventRowWriter writer() {
-        return writer;
-    }
-
-    /**
-     * Converts a body that passed {@link #checkEvent} into a row in {@link #writer()}.
-     *
-     * @return the row's length
-     */
-    int writeEvent(StreamDefinition stream, byte[] body, int length) {
-        try (JsonParser p = parser(body, length)) {
-            p.nextToken();
-            batchIndex = -1;
-            return writeObject(p, stream);
-        } catch (JsonProcessingException e) {
-            throw Json.malformed(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /**
-     * Converts a body that passed {@link #checkBatch} into one row per event (each its own array,
-     * as {@code FrontEnd.sendBatch} takes them). All or nothing: the first invalid event throws.
-     */
-    List<byte[]> writeBatch(StreamDefinition stream, byte[] body, int length, int count) {
-        List<byte[]> rows = new ArrayList<>(count);
-        try (JsonParser p = parser(body, length)) {
-            p.nextToken();
-            batchIndex = 0;
-            while (p.nextToken() == JsonToken.START_OBJECT) {
-                int rowLength = writeObject(p, stream);
-                rows.add(Arrays.copyOf(writer.buffer(), rowLength));
-                batchIndex++;
-            }
-            return rows;
-        } catch (JsonProcessingException e) {
-            throw Json.malformed(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -376,6 +346,7 @@ final class EventJson {
 
     private static JsonParser parser(byte[] body, int length) {
         try {
+            Utf8.check(body, length);
             return FACTORY.createParser(body, 0, length);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

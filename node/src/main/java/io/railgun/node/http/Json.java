@@ -36,6 +36,7 @@ final class Json {
 
     static JsonParser parser(byte[] body, int length) {
         try {
+            Utf8.check(body, length);
             return FACTORY.createParser(body, 0, length);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // no I/O happens on a byte array

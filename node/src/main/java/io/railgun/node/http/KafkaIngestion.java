@@ -2,6 +2,8 @@ package io.railgun.node.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.railgun.engine.reply.StreamReply;
+import io.railgun.node.agent.Agent;
+import io.railgun.node.agent.AgentRunner;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.frontend.ApiException;
@@ -27,7 +29,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
@@ -54,8 +55,7 @@ public final class KafkaIngestion implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final KafkaProducer<byte[], byte[]> producer;
     private final EventJson events = new EventJson();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final AgentRunner runner;
     private long seenChanges = -1;
     private Set<String> subscribed = Set.of();
 
@@ -68,7 +68,7 @@ public final class KafkaIngestion implements AutoCloseable {
         // a reply-to topic that does not exist must not hold up ingestion for a minute
         props.put(org.apache.kafka.clients.producer.ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         this.producer = new KafkaProducer<>(props);
-        this.thread = Thread.ofPlatform().name("railgun-ingest").daemon().start(this::run);
+        this.runner = new AgentRunner(new Poller(), Duration.ofMillis(100), Duration.ofSeconds(10), true).start();
     }
 
     /** The topic a stream's Kafka clients produce events to. */
@@ -81,27 +81,36 @@ public final class KafkaIngestion implements AutoCloseable {
         return Topics.ingest(stream) + ".replies";
     }
 
-    private void run() {
-        try {
-            while (running) {
-                if (catalog.changes() != seenChanges) {
-                    resubscribe();
-                }
-                if (subscribed.isEmpty()) {
-                    Thread.sleep(100);
-                    continue;
-                }
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
-                if (!records.isEmpty()) {
-                    handle(records);
-                    consumer.commitSync();
-                }
+    /** The agent that polls the ingest topics, sends a poll's events together and answers them. */
+    private final class Poller implements Agent {
+        @Override
+        public String roleName() {
+            return "railgun-ingest";
+        }
+
+        @Override
+        public int doWork() {
+            if (catalog.changes() != seenChanges) {
+                resubscribe();
             }
-        } catch (WakeupException | InterruptedException e) {
-            // closing
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "Kafka-native ingestion stopped", e);
-        } finally {
+            if (subscribed.isEmpty()) {
+                return 0; // the runner sleeps
+            }
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+            if (!records.isEmpty()) {
+                handle(records);
+                consumer.commitSync();
+            }
+            return Math.max(1, records.count()); // the poll waited already
+        }
+
+        @Override
+        public void wake() {
+            consumer.wakeup();
+        }
+
+        @Override
+        public void onClose() {
             // short: its offsets are committed after each poll, and a lost commit only re-answers
             // records as duplicates
             consumer.close(org.apache.kafka.clients.consumer.CloseOptions.groupMembershipOperation(
@@ -158,8 +167,7 @@ public final class KafkaIngestion implements AutoCloseable {
                 throw ApiException.notFound("unknown_stream", "the stream of topic " + r.topic() + " was deleted");
             }
             byte[] body = r.value() == null ? new byte[0] : r.value();
-            EventJson.checkEvent(body, body.length);
-            int length = events.writeEvent(s.definition(), body, body.length);
+            int length = events.readEvent(s.definition(), body, body.length);
             byte[] row = Arrays.copyOf(events.writer().buffer(), length);
             boolean numericId = ReplyJson.numericEventId(s.definition());
             return frontEnd.send(s.definition(), row, length).handle((reply, e) -> e == null ? json(numericId, reply)
@@ -199,12 +207,6 @@ public final class KafkaIngestion implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        runner.close();
     }
 }

@@ -21,6 +21,12 @@ public final class KafkaSettings {
     public static final String TASK_GROUP = "railgun-tasks";
     /** The consumer group of the Kafka-native ingestion consumers. */
     public static final String INGEST_GROUP = "railgun-ingest";
+    /**
+     * The largest record the node writes (the producers' {@code max.request.size}, 1 MiB, Kafka's
+     * default and below its brokers' default {@code message.max.bytes}): a larger event is refused
+     * with 413 before anything of it is sent.
+     */
+    public static final int MAX_RECORD_BYTES = 1 << 20;
 
     private final String bootstrap;
     private final Map<String, String> user;
@@ -71,6 +77,7 @@ public final class KafkaSettings {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);

@@ -38,6 +38,16 @@ public final class TaskInput {
 
     private TaskInput() {}
 
+    /**
+     * An upper bound of the size Kafka counts for the record of an event (against the producer's
+     * {@code max.request.size} and the broker's {@code message.max.bytes}): its value (kind byte and
+     * row), its key, its two headers with a reply-topic name of up to 255 bytes, and the framing of
+     * a record batch holding only it.
+     */
+    public static long eventRecordBytes(int rowLength, byte[] key) {
+        return 1L + rowLength + (key == null ? 0 : key.length) + REPLY_TO.length() + 255 + CORRELATION.length() + 8 + 128;
+    }
+
     public static byte[] event(byte[] row, int length) {
         byte[] v = new byte[length + 1];
         v[0] = EVENT;

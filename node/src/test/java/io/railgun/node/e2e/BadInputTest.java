@@ -131,9 +131,9 @@ class BadInputTest {
             // bytes that are not UTF-8, JSON that is not JSON, nesting deep enough to hurt a recursive parser
             byte[] latin1 = ("{\"id\": \"m10\", \"ts\": " + (clock.get() + 1) + ", \"card\": \"" + card
                     + "\", \"merchant\": \"caf\u00e9\"}").getBytes(StandardCharsets.ISO_8859_1);
-            raw.sendBytes("POST", EVENTS, latin1).assertError(400, "invalid_json", "UTF-8");
+            raw.sendBytes("POST", EVENTS, latin1).assertError(400, "invalid_utf8", "UTF-8");
             raw.sendBytes("POST", BATCH, ("[" + new String(latin1, StandardCharsets.ISO_8859_1) + "]")
-                    .getBytes(StandardCharsets.ISO_8859_1)).assertError(400, "invalid_json", "UTF-8");
+                    .getBytes(StandardCharsets.ISO_8859_1)).assertError(400, "invalid_utf8", "UTF-8");
             raw.send("POST", EVENTS, event("m11", card, ", \"amount\": NaN")).assertError(400, "invalid_json", "NaN");
             String deep = "[".repeat(5000) + "]".repeat(5000);
             raw.send("POST", EVENTS, event("m12", card, ", \"merchant\": " + deep)).assertError(400, "invalid_json",

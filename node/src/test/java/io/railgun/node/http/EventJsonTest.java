@@ -21,16 +21,14 @@ class EventJsonTest {
 
     private EventRow row(StreamDefinition stream, String json) {
         byte[] body = utf8(json);
-        EventJson.checkEvent(body, body.length);
-        int length = codec.writeEvent(stream, body, body.length);
+        int length = codec.readEvent(stream, body, body.length);
         byte[] copy = Arrays.copyOf(codec.writer().buffer(), length);
         return new EventRow().wrap(copy, 0);
     }
 
     private List<byte[]> batch(StreamDefinition stream, String json, int max) {
         byte[] body = utf8(json);
-        int count = EventJson.checkBatch(body, body.length, max);
-        return codec.writeBatch(stream, body, body.length, count);
+        return codec.readBatch(stream, body, body.length, max);
     }
 
     @Test
@@ -196,14 +194,14 @@ class EventJsonTest {
 
     @Test
     void checksTheShapeOfSingleEvents() {
-        refused(() -> EventJson.checkEvent(utf8(""), 0), 400, "invalid_json").hasMessageContaining("empty");
-        refused(() -> EventJson.checkEvent(utf8(" \n"), 2), 400, "invalid_json");
-        refused(() -> EventJson.checkEvent(utf8("{\"id\": "), 7), 400, "invalid_json")
+        refused(() -> row(NO_TIME, ""), 400, "invalid_json").hasMessageContaining("empty");
+        refused(() -> row(NO_TIME, " \n"), 400, "invalid_json");
+        refused(() -> row(NO_TIME, "{\"n\": "), 400, "invalid_json")
                 .hasMessageContaining("not valid JSON at line 1");
-        refused(() -> EventJson.checkEvent(utf8("[{}]"), 4), 400, "invalid_event").hasMessageContaining("events:batch");
-        refused(() -> EventJson.checkEvent(utf8("\"x\""), 3), 400, "invalid_event").hasMessageContaining("got a string");
-        refused(() -> EventJson.checkEvent(utf8("{} {}"), 5), 400, "invalid_json").hasMessageContaining("more than one");
-        refused(() -> EventJson.checkEvent(utf8("{}x"), 3), 400, "invalid_json");
+        refused(() -> row(NO_TIME, "[{}]"), 400, "invalid_event").hasMessageContaining("events:batch");
+        refused(() -> row(NO_TIME, "\"x\""), 400, "invalid_event").hasMessageContaining("got a string");
+        refused(() -> row(NO_TIME, "{\"n\": 1} {}"), 400, "invalid_json").hasMessageContaining("more than one");
+        refused(() -> row(NO_TIME, "{\"n\": 1}x"), 400, "invalid_json");
     }
 
     @Test
@@ -235,14 +233,14 @@ class EventJsonTest {
 
     @Test
     void checksTheShapeAndSizeOfBatches() {
-        refused(() -> EventJson.checkBatch(utf8("{\"id\": 1}"), 9, 10), 400, "invalid_batch")
+        refused(() -> batch(NO_TIME, "{\"n\": 1}", 10), 400, "invalid_batch")
                 .hasMessageContaining("POST the object to .../events");
-        refused(() -> EventJson.checkBatch(utf8("[{}, {}, {}]"), 12, 2), 413, "batch_too_large")
+        refused(() -> batch(NO_TIME, "[{\"n\": 1}, {\"n\": 2}, {\"n\": 3}]", 2), 413, "batch_too_large")
                 .hasMessageContaining("at most 2 events");
-        assertThat(EventJson.checkBatch(utf8("[{}, {}]"), 8, 2)).isEqualTo(2);
-        refused(() -> EventJson.checkBatch(utf8("[{}, "), 5, 10), 400, "invalid_json");
-        refused(() -> EventJson.checkBatch(utf8(""), 0, 10), 400, "invalid_json");
-        refused(() -> EventJson.checkBatch(utf8("[] []"), 5, 10), 400, "invalid_json");
+        assertThat(batch(NO_TIME, "[{\"n\": 1}, {\"n\": 2}]", 2)).hasSize(2);
+        refused(() -> batch(NO_TIME, "[{\"n\": 1}, ", 10), 400, "invalid_json");
+        refused(() -> batch(NO_TIME, "", 10), 400, "invalid_json");
+        refused(() -> batch(NO_TIME, "[] []", 10), 400, "invalid_json");
     }
 
     @Test
@@ -257,5 +255,26 @@ class EventJsonTest {
         EventRow e = row(evolved, "{\"id\": \"c\", \"ts\": 3, \"extra\": 5}");
         assertThat(e.schemaId()).isEqualTo(2);
         assertThat(e.getLong(8)).isEqualTo(5);
+    }
+
+    @Test
+    void refusesBodiesThatAreNotStrictUtf8() {
+        byte[][] bad = {
+            {'{', '"', 'n', '"', ':', '1', ',', '"', 'c', 'a', 'r', 'd', '"', ':', '"', (byte) 0xc0, (byte) 0x80, '"', '}'},
+            {'{', '"', 'n', '"', ':', '1', ',', '"', 'c', 'a', 'r', 'd', '"', ':', '"', (byte) 0xe0, (byte) 0x80, (byte) 0x80, '"', '}'},
+            {'{', '"', 'n', '"', ':', '1', ',', '"', 'c', 'a', 'r', 'd', '"', ':', '"', (byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80, '"', '}'},
+            {'{', '"', 'n', '"', ':', '1', ',', '"', 'c', 'a', 'r', 'd', '"', ':', '"', (byte) 0xed, (byte) 0xa0, (byte) 0x80, '"', '}'},
+            {'{', '"', 'n', '"', ':', '1', ',', '"', 'c', 'a', 'r', 'd', '"', ':', '"', (byte) 0xe2, (byte) 0x82, '"', '}'},
+            {'{', '"', 'n', '"', ':', '1', ',', '"', 'c', 'a', 'r', 'd', '"', ':', '"', (byte) 0xff, '"', '}'},
+        };
+        String[] reasons = {"overlong", "overlong", "above U+10FFFF", "surrogate", "malformed", "above U+10FFFF"};
+        for (int i = 0; i < bad.length; i++) {
+            byte[] body = bad[i];
+            refused(() -> codec.readEvent(NO_TIME, body, body.length), 400, "invalid_utf8")
+                    .hasMessageContaining("at byte 15").hasMessageContaining(reasons[i]);
+        }
+        // every valid length, up to U+10FFFF itself
+        EventRow r = row(NO_TIME, "{\"n\": 1, \"card\": \"a\u00e9\u20ac\ud83d\ude00\udbff\udfff\"}");
+        assertThat(r.getString(1)).isEqualTo("a\u00e9\u20ac\ud83d\ude00\udbff\udfff");
     }
 }
