@@ -1,6 +1,7 @@
 package io.railgun.node.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.frontend.ApiException;
@@ -10,6 +11,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes replies (SPEC §3.3, §3.4):
@@ -21,7 +23,22 @@ import java.util.Map;
  * Stateless and thread-safe.
  */
 final class ReplyJson {
+    /** Metric names as quoted, escaped UTF-8, encoded once each (names are few and long-lived). */
+    private static final ConcurrentHashMap<String, SerializedString> NAMES = new ConcurrentHashMap<>();
+    private static final int MAX_CACHED_NAMES = 100_000;
+
     private ReplyJson() {}
+
+    private static SerializedString name(String metric) {
+        SerializedString s = NAMES.get(metric);
+        if (s == null) {
+            if (NAMES.size() >= MAX_CACHED_NAMES) {
+                NAMES.clear(); // names of streams long deleted; the live ones come back at once
+            }
+            s = NAMES.computeIfAbsent(metric, SerializedString::new);
+        }
+        return s;
+    }
 
     /** Whether {@code stream}'s event ids are echoed as JSON numbers (a long event-id field). */
     static boolean numericEventId(StreamDefinition stream) {
@@ -45,7 +62,7 @@ final class ReplyJson {
         writeEventId(g, numericId, reply.eventId());
         g.writeObjectFieldStart("metrics");
         for (Map.Entry<String, Object> e : reply.metrics().entrySet()) {
-            g.writeFieldName(e.getKey());
+            g.writeFieldName(name(e.getKey()));
             writeValue(g, e.getValue());
         }
         g.writeEndObject();

@@ -147,7 +147,8 @@ class HttpApiRefusalTest {
 
     @Test
     void batchesOverTheLimitAre413() {
-        Response r = http.post("/v1/streams/s/events:batch", "[{}, {}, {}, {}]", AS_INGEST);
+        String e = "{\"id\": \"1\", \"card\": \"c\"}";
+        Response r = http.post("/v1/streams/s/events:batch", "[" + String.join(", ", e, e, e, e) + "]", AS_INGEST);
         assertError(r, 413, "batch_too_large");
         assertThat(r.errorMessage()).contains("at most 3 events");
     }
@@ -176,7 +177,8 @@ class HttpApiRefusalTest {
             Response r = http.call(call[0], call[1], "{\"id\": ", AS_ADMIN);
             assertError(r, 400, "invalid_json");
             assertThat(r.errorMessage()).as(call[1]).contains("not valid JSON at line 1");
-            assertError(http.call(call[0], call[1], "{\"a\": 1,}", AS_ADMIN), 400, "invalid_json");
+            // (an event body is parsed in one pass: its fields are checked as they come, so this one's is known)
+            assertError(http.call(call[0], call[1], "{\"id\": \"1\",}", AS_ADMIN), 400, "invalid_json");
         }
     }
 
