@@ -136,10 +136,13 @@ class BadInputTest {
                     .getBytes(StandardCharsets.ISO_8859_1)).assertError(400, "invalid_utf8", "UTF-8");
             raw.send("POST", EVENTS, event("m11", card, ", \"amount\": NaN")).assertError(400, "invalid_json", "NaN");
             String deep = "[".repeat(5000) + "]".repeat(5000);
-            raw.send("POST", EVENTS, event("m12", card, ", \"merchant\": " + deep)).assertError(400, "invalid_json",
-                    "depth");
+            // (inside an event, a nested value is refused by its field's type before its depth matters)
+            raw.send("POST", EVENTS, event("m12", card, ", \"merchant\": " + deep)).assertError(400, "invalid_value",
+                    "nested");
+            raw.send("POST", EVENTS, deep).assertError(400, "invalid_json", "depth");
+            raw.send("POST", BATCH, "[" + deep + "]").assertError(400, "invalid_json", "depth");
             raw.send("POST", BATCH, "[" + event("m13", card, ", \"merchant\": " + deep) + "]")
-                    .assertError(400, "invalid_json", "depth");
+                    .assertError(400, "invalid_value", "events[0].merchant", "nested");
             raw.send("PUT", "/v1/streams/fresh_stream", "{\"fields\": " + deep + "}")
                     .assertError(400, "invalid_json", "depth");
             raw.send("POST", "/v1/streams/payments/metrics", "{\"query\": " + deep + "}")
