@@ -69,7 +69,7 @@ public final class FrontEnd implements AutoCloseable {
         this.topicReplication = topicReplication;
         this.timeoutMs = requestTimeoutMs;
         this.producer = new KafkaProducer<>(kafka.producer("frontend"));
-        this.replies = new ReplyCollector(kafka, replyTopic);
+        this.replies = new ReplyCollector(kafka, replyTopic, requestTimeoutMs);
         this.replyTopic = replyTopic.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -321,7 +321,7 @@ public final class FrontEnd implements AutoCloseable {
         StreamDefinition def = entry.definition();
         EventRow r = new EventRow().wrap(row, 0);
         EventMerge merge = new EventMerge(entry, keys.length, LocalStream.idText(r, def.schema().field(def.eventIdField())));
-        long correlation = replies.register(merge);
+        long correlation = merge.register();
         byte[] value = TaskInput.event(row, length);
         long now = System.currentTimeMillis();
         for (int i = 0; i < keys.length; i++) {
@@ -330,7 +330,7 @@ public final class FrontEnd implements AutoCloseable {
                     TaskInput.replyHeaders(replyTopic, correlation));
             producer.send(record, (m, e) -> {
                 if (e != null) {
-                    merge.future.completeExceptionally(e instanceof RecordTooLargeException
+                    merge.fail(e instanceof RecordTooLargeException
                             ? new ApiException(413, "event_too_large", "the event is larger than the Kafka broker takes ("
                                     + e.getMessage() + "); shorten its fields")
                             : ApiException.unavailable("kafka_unavailable",
@@ -338,7 +338,7 @@ public final class FrontEnd implements AutoCloseable {
                 }
             });
         }
-        return withTimeout(merge.future, correlation, "the event's replies");
+        return merge.future;
     }
 
     /**
@@ -358,15 +358,17 @@ public final class FrontEnd implements AutoCloseable {
             return CompletableFuture.failedFuture(ApiException.notFound("unknown_metric", "stream '" + stream.name()
                     + "' has no metric '" + metric + "'; GET /v1/streams/" + stream.name() + "/metrics lists them"));
         }
-        CompletableFuture<PointRead> future = new CompletableFuture<>();
-        long correlation = replies.register(part -> {
-            switch (part) {
-                case TaskAnswer.Read p -> future.complete(new PointRead(metric, p.value(), p.hasStreamTime() ? p.streamTime()
-                        : null));
-                case TaskAnswer.Error e -> future.completeExceptionally(new ApiException(e.status(), e.code(), e.message()));
-                case TaskAnswer.Event e -> future.completeExceptionally(new IllegalStateException("an event's reply to a read"));
+        PendingRequest<PointRead> pending = new PendingRequest<>(replies, "the point read's reply", timeoutMs) {
+            @Override
+            public void accept(TaskAnswer part) {
+                switch (part) {
+                    case TaskAnswer.Read p -> succeed(new PointRead(metric, p.value(), p.hasStreamTime() ? p.streamTime() : null));
+                    case TaskAnswer.Error e -> fail(new ApiException(e.status(), e.code(), e.message()));
+                    case TaskAnswer.Event e -> fail(new IllegalStateException("an event's reply to a read"));
+                }
             }
-        });
+        };
+        long correlation = pending.register();
         Field f = entry.definition().schema().field(d.partitioner());
         EventRow r = new EventRow().wrap(keyRow, 0);
         producer.send(new ProducerRecord<>(Topics.input(entry, d.partitioner()),
@@ -374,11 +376,11 @@ public final class FrontEnd implements AutoCloseable {
                 Partitioning.keyBytes(r, f), TaskInput.read(metric, keyRow, r.length()),
                 TaskInput.replyHeaders(replyTopic, correlation)), (m, e) -> {
                     if (e != null) {
-                        future.completeExceptionally(ApiException.unavailable("kafka_unavailable",
+                        pending.fail(ApiException.unavailable("kafka_unavailable",
                                 "the read could not be written to Kafka (" + e.getMessage() + "); retry it", 1));
                     }
                 });
-        return withTimeout(future, correlation, "the point read's reply");
+        return pending.future;
     }
 
     /** A task's answer to a request of this front-end, handed over in memory by a unit of this node. */
@@ -400,13 +402,13 @@ public final class FrontEnd implements AutoCloseable {
     // ---------------------------------------------------------------- helpers
 
     /** Waits for the answers of the K tasks an event went to (one per partitioner) and merges them. */
-    private final class EventMerge implements ReplyCollector.Waiter {
-        final CompletableFuture<StreamReply> future = new CompletableFuture<>();
+    private final class EventMerge extends PendingRequest<StreamReply> {
         private final StreamEntry entry;
         private final String eventId;
         private final ReplyMerger merger;
 
         EventMerge(StreamEntry entry, int parts, String eventId) {
+            super(replies, "the event's replies", timeoutMs);
             this.entry = entry;
             this.merger = new ReplyMerger(parts);
             this.eventId = eventId;
@@ -418,29 +420,13 @@ public final class FrontEnd implements AutoCloseable {
                 case TaskAnswer.Event p -> {
                     if (merger.add(p)) {
                         StreamEntry now = catalog.stream(entry.name());
-                        future.complete(merger.reply(eventId, (now != null ? now : entry).metrics().keySet()));
+                        succeed(merger.reply(eventId, (now != null ? now : entry).metrics().keySet()));
                     }
                 }
-                case TaskAnswer.Error e -> future.completeExceptionally(new ApiException(e.status(), e.code(), e.message()));
-                case TaskAnswer.Read r -> future.completeExceptionally(new IllegalStateException("a read's reply to an event: " + r));
+                case TaskAnswer.Error e -> fail(new ApiException(e.status(), e.code(), e.message()));
+                case TaskAnswer.Read r -> fail(new IllegalStateException("a read's reply to an event: " + r));
             }
         }
-    }
-
-    private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> future, long correlation, String what) {
-        return future.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).handle((v, e) -> {
-            replies.forget(correlation);
-            if (e == null) {
-                return CompletableFuture.completedFuture(v);
-            }
-            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-            if (cause instanceof TimeoutException) {
-                return CompletableFuture.<T>failedFuture(ApiException.unavailable("timeout", what + " did not arrive within "
-                        + timeoutMs + " ms (tasks may be recovering or rebalancing); retry the request: an event already"
-                        + " counted is answered as a duplicate", 1));
-            }
-            return CompletableFuture.<T>failedFuture(cause);
-        }).thenCompose(f -> f);
     }
 
     private StreamEntry entry(String name) {
