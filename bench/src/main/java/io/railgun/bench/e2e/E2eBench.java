@@ -180,7 +180,8 @@ public final class E2eBench {
         for (int k = 0; k < o.rates().size(); k++) {
             double rate = o.rates().get(k);
             long elapsedMs = System.currentTimeMillis() - sweepStartMs;
-            if (o.sweep() && k > 0 && !SweepRule.fits(elapsedMs, lastStepMs, o.warmupMs(), o.durationMs(),
+            long warmupMs = k == 0 ? o.firstWarmupMs() : o.warmupMs();
+            if (o.sweep() && k > 0 && !SweepRule.fits(elapsedMs, lastStepMs, warmupMs, o.durationMs(),
                     o.sweepMaxMs())) {
                 System.out.printf(Locale.ROOT, "%nsweep stopped before %,.0f ev/s: %.0f s spent, the step would end past"
                         + " --sweep-max %.0f s%n", rate, elapsedMs / 1e3, o.sweepMaxMs() / 1e3);
@@ -194,12 +195,12 @@ public final class E2eBench {
             PaymentGenerator generator = new PaymentGenerator(new PaymentGenerator.Options(o.seed() + k, o.cards(),
                     PaymentGenerator.Options.defaults().merchants(), eventRate, startMs, 0, 0, 0));
             // whole batches: the warm-up and the measured part each
-            int warmupEvents = batch * (int) Math.round(rate * o.warmupMs() / 1000.0 / batch);
+            int warmupEvents = batch * (int) Math.round(rate * warmupMs / 1000.0 / batch);
             int measuredEvents = batch * (int) Math.max(1, Math.round(rate * o.durationMs() / 1000.0 / batch));
             System.out.printf(Locale.ROOT, "%nrate %,.0f ev/s%s: generating %,d payments (%,d warm-up over %.0f s, %,d"
                             + " measured over %.0f s), %,d cards, %,.0f ev/s of event time ...%n", rate,
                     batch > 1 ? String.format(Locale.ROOT, " in batches of %d (%,.1f requests/s)", batch, rate / batch)
-                            : "", warmupEvents + measuredEvents, warmupEvents, o.warmupMs() / 1000.0, measuredEvents,
+                            : "", warmupEvents + measuredEvents, warmupEvents, warmupMs / 1000.0, measuredEvents,
                     o.durationMs() / 1000.0, o.cards(), eventRate);
             JsonPayments events = JsonPayments.generate(generator, warmupEvents + measuredEvents,
                     k == 0 ? "" : "r" + k + "-", sums);
@@ -237,11 +238,11 @@ public final class E2eBench {
                 "\"harness\":\"e2e\",\"time\":\"%s\",\"query\":\"%s\",\"node\":\"%s\",\"nodeJavaOpts\":\"%s\","
                         + "\"nodeArgs\":\"%s\",\"label\":\"%s\",\"stream\":\"%s\",\"partitioners\":\"%s\",\"partitions\":%d,"
                         + "\"processors\":%d,\"connections\":%d,\"clientExecutor\":\"%s\",\"cards\":%d,\"eventRate\":%.0f,"
-                        + "\"lateness\":\"%s\",\"warmupS\":%.1f,\"durationS\":%.1f,\"java\":\"%s\",\"load1BeforeRun\":%s",
+                        + "\"lateness\":\"%s\",\"warmupS\":%.1f,\"firstWarmupS\":%.1f,\"durationS\":%.1f,\"java\":\"%s\",\"load1BeforeRun\":%s",
                 Instant.now(), o.query(), o.mode(), o.url() != null || node.inProcess() ? "" : o.nodeJavaOpts(),
                 String.join(" ", o.nodeArgs()), o.label(), stream, String.join(",", w.partitioners()), o.partitions(),
                 o.processors(), o.connections(), o.clientExecutor(), o.cards(), eventRate, o.lateness(),
-                o.warmupMs() / 1000.0, o.durationMs() / 1000.0, Runtime.version(),
+                o.warmupMs() / 1000.0, o.firstWarmupMs() / 1000.0, o.durationMs() / 1000.0, Runtime.version(),
                 load1BeforeRun.matches("[0-9.]+") ? load1BeforeRun : "null");
     }
 

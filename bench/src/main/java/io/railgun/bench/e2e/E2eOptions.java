@@ -21,6 +21,8 @@ import java.util.Locale;
  * @param eventRate      events per second of event time, or 0 to follow each rate (event time keeps
  *                       pace with the wall clock)
  * @param warmupMs       warm-up at each rate, excluded from the figures
+ * @param firstWarmupMs  warm-up at the first rate (the node's JIT warms up then): {@code warmupMs} but in a
+ *                       {@code --sweep}
  * @param durationMs     the measured part at each rate
  * @param connections    most requests in flight
  * @param clientExecutor {@code direct}: replies complete on the HTTP client's selector thread; {@code pool}:
@@ -41,7 +43,7 @@ import java.util.Locale;
  */
 record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String> nodeArgs, int processors, boolean jfr,
                   String query, String stream, int partitions, List<Double> rates, double eventRate, long warmupMs,
-                  long durationMs, int connections, String clientExecutor, long timeoutMs, String lateness, int cards,
+                  long firstWarmupMs, long durationMs, int connections, String clientExecutor, long timeoutMs, String lateness, int cards,
                   long seed, int checkEvery, double slowMs, double sloMs, int batch, boolean sweepAsked,
                   long sweepMaxMs, String label, List<String> plotFiles, String plotOut) {
 
@@ -98,7 +100,10 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                                          errors, or whose achieved rate is under 95%% of the asked one; prints the
                                          highest rate that passed
               --sweep                    a sweep of the rates %s (or --rates), with short steps
-                                         unless told otherwise (--warmup 10s --duration 20s), bounded by --sweep-max
+                                         unless told otherwise (--first-warmup 60s --warmup 10s --duration 20s),
+                                         bounded by --sweep-max
+              --first-warmup D           warm-up at the first rate, when the node's JIT warms up too (default: as
+                                         --warmup; 60s with --sweep)
               --sweep-max D              a sweep starts no step that would end later than this (default 10m)
               --batch N                  N events per request: POST /v1/streams/{stream}/events:batch at rate/N
                                          requests/s (default 1: POST .../events). Each event's latency is its
@@ -162,6 +167,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
         boolean ratesGiven = false;
         boolean warmupGiven = false;
         boolean durationGiven = false;
+        long firstWarmupMs = -1;
         long sweepMaxMs = 600_000;
         String label = null;
         List<String> plotFiles = List.of();
@@ -207,6 +213,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                             durationMs = durationMs(a, v, false);
                             durationGiven = true;
                         }
+                        case "--first-warmup" -> firstWarmupMs = durationMs(a, v, true);
                         case "--batch" -> batch = positive(a, Integer.parseInt(v));
                         case "--sweep-max" -> sweepMaxMs = durationMs(a, v, false);
                         case "--label" -> label = v.strip().replaceAll("[^A-Za-z0-9_.-]+", "-");
@@ -237,12 +244,16 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
             rates = ratesGiven ? rates : SWEEP_RATES;
             warmupMs = warmupGiven ? warmupMs : 10_000;
             durationMs = durationGiven ? durationMs : 20_000;
+            firstWarmupMs = firstWarmupMs >= 0 ? firstWarmupMs : 60_000;
+        }
+        if (firstWarmupMs < 0) {
+            firstWarmupMs = warmupMs;
         }
         if (label == null) {
             label = url == null && nodeMode.equals("child") ? gcLabel(nodeJavaOpts) : "";
         }
         return new E2eOptions(url, nodeMode, nodeJavaOpts, nodeArgs, processors, jfr, query, stream, partitions, rates,
-                eventRate, warmupMs, durationMs, connections, clientExecutor, timeoutMs, lateness, cards, seed, checkEvery,
+                eventRate, warmupMs, firstWarmupMs, durationMs, connections, clientExecutor, timeoutMs, lateness, cards, seed, checkEvery,
                 slowMs, sloMs, batch, sweepAsked, sweepMaxMs, label, plotFiles, plotOut);
     }
 

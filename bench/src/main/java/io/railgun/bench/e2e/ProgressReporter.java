@@ -132,9 +132,9 @@ final class ProgressReporter implements Runnable {
     private void print(long tick, boolean end) {
         boolean warm = tick <= measureStartNs; // the tick at the measured start ends the warm-up
         double at = (tick - (warm ? t0 : measureStartNs)) / 1e9;
-        System.out.printf(Locale.ROOT, "  %-7s %5.0f s: replies %,9d  in flight %4d  | last 5 s: %,7d replies p50 %7.2f"
+        System.out.printf(Locale.ROOT, "  %-7s %5.0f s: answered %,9d  in flight %4d  | last 5 s: %,7d answered p50 %7.2f"
                         + "  p99 %7.2f  max %8.2f ms%s%n", warm ? "warm-up" : end ? "end" : "measure", at,
-                tally.completed(), connections - inFlight.availablePermits(), window.getTotalCount(),
+                tally.completedEvents(), connections - inFlight.availablePermits(), window.getTotalCount(),
                 ms(window.getValueAtPercentile(50)), ms(window.getValueAtPercentile(99)), ms(window.getMaxValue()),
                 errors() > 0 ? "  (errors: see below)" : "");
         window.reset();

@@ -61,9 +61,10 @@ final class RunReport {
         }
         SlowReplies slow = t.slowReplies();
         List<SlowReplies.Episode> episodes = slow.episodes();
-        System.out.printf(Locale.ROOT, "  replies over %.0f ms: %,d (%.3f%%) in %,d episode(s)%s%s%n", o.slowMs(),
-                slow.total(), f.events() == 0 ? 0 : 100.0 * slow.total() / f.events(), episodes.size(),
-                slow.total() > slow.atNs().length
+        System.out.printf(Locale.ROOT, "  %s over %.0f ms: %,d (%.3f%%) in %,d episode(s)%s%s%n",
+                f.batch() > 1 ? "events answered" : "replies", o.slowMs(), slow.total(),
+                f.events() == 0 ? 0 : 100.0 * slow.total() / f.events(), episodes.size(),
+                slow.atNs().length >= ReplyTally.SLOW_CAPACITY
                         ? String.format(Locale.ROOT, " (of the first %,d)", slow.atNs().length) : "",
                 episodes.isEmpty() ? "" : "; worst:");
         for (SlowReplies.Episode e : episodes.subList(0, Math.min(8, episodes.size()))) {

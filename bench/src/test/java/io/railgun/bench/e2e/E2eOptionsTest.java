@@ -15,6 +15,7 @@ class E2eOptionsTest {
         assertThat(o.rates().getFirst()).isEqualTo(5_000.0);
         assertThat(o.warmupMs()).isEqualTo(10_000);
         assertThat(o.durationMs()).isEqualTo(20_000);
+        assertThat(o.firstWarmupMs()).isEqualTo(60_000);
 
         E2eOptions given = E2eOptions.parse(new String[] {"--sweep", "--rates", "1000,2000", "--warmup", "30s"});
         assertThat(given.rates()).containsExactly(1000.0, 2000.0);
@@ -28,6 +29,9 @@ class E2eOptionsTest {
         assertThat(o.sweep()).isFalse();
         assertThat(o.batch()).isEqualTo(1);
         assertThat(o.warmupMs()).isEqualTo(20_000);
+        assertThat(o.firstWarmupMs()).isEqualTo(20_000);
+        assertThat(E2eOptions.parse(new String[] {"--warmup", "5s", "--first-warmup", "90s"}).firstWarmupMs())
+                .isEqualTo(90_000);
     }
 
     @Test
