@@ -17,7 +17,7 @@ import java.util.Locale;
  * @param query          P51 or EX1
  * @param stream         the stream's name, or null for the default (see USAGE)
  * @param partitions     partitions per partitioner topic
- * @param rates          the rates to measure, in order (one unless a sweep)
+ * @param rates          the rates to measure, in order
  * @param eventRate      events per second of event time, or 0 to follow each rate (event time keeps
  *                       pace with the wall clock)
  * @param warmupMs       warm-up at each rate, excluded from the figures
@@ -36,6 +36,7 @@ import java.util.Locale;
  * @param sloMs          the p99.9 bound a sweep looks for (L2: 250 ms)
  * @param batch          events per request: 1 ({@code POST .../events}) or a batch ({@code .../events:batch})
  * @param sweepAsked     {@code --sweep}: raise the rate step by step (the default ladder unless {@code --rates})
+ *                       until a step fails ({@link SweepRule})
  * @param sweepMaxMs     a sweep starts no step that would end later than this after its start
  * @param label          a part of the results' file names (e.g. the node's GC), or empty
  * @param plotFiles      results files to plot together instead of running ({@code --plot}), or empty
@@ -95,13 +96,14 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
               --seed N                   generator seed (default 42)
             Load:
               --rate R                   events per second (default 5000)
-              --rates R1,R2,...          a sweep (L2): each rate in turn on the same node and stream, each with its
-                                         own warm-up; stops at the first rate whose p99.9 is over --slo-ms, or with
+              --rates R1,R2,...          each rate in turn on the same node and stream, each with its own warm-up
+                                         (the first with --first-warmup), e.g. L1's --rates 5000,20000; one table,
+                                         one JSON and one plot for all
+              --sweep                    L2: raise the rate step by step, %s (or --rates),
+                                         and stop at the first rate whose p99.9 is not under --slo-ms, or with
                                          errors, or whose achieved rate is under 95%% of the asked one; prints the
-                                         highest rate that passed
-              --sweep                    a sweep of the rates %s (or --rates), with short steps
-                                         unless told otherwise (--first-warmup 60s --warmup 10s --duration 20s),
-                                         bounded by --sweep-max
+                                         highest rate that passed. Short steps unless told otherwise (--first-warmup
+                                         60s --warmup 10s --duration 20s), bounded by --sweep-max
               --first-warmup D           warm-up at the first rate, when the node's JIT warms up too (default: as
                                          --warmup; 60s with --sweep)
               --sweep-max D              a sweep starts no step that would end later than this (default 10m)
@@ -288,8 +290,9 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
         return url != null ? "url" : nodeMode;
     }
 
+    /** Whether the rates are a sweep (L2), which stops at the first failing step. */
     boolean sweep() {
-        return sweepAsked || rates.size() > 1;
+        return sweepAsked;
     }
 
     private static String oneOf(String option, String value, String... allowed) {

@@ -24,6 +24,16 @@ class E2eOptionsTest {
     }
 
     @Test
+    void ratesWithoutSweepRunEveryRate() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--rates", "5000,20000", "--first-warmup", "120s"});
+        assertThat(o.sweep()).isFalse();
+        assertThat(o.rates()).containsExactly(5000.0, 20000.0);
+        assertThat(o.firstWarmupMs()).isEqualTo(120_000);
+        assertThat(o.warmupMs()).isEqualTo(20_000);
+        assertThat(o.resultsName()).isEqualTo("e2e-p51-child");
+    }
+
+    @Test
     void oneRateIsNoSweep() {
         E2eOptions o = E2eOptions.parse(new String[] {"--rate", "2000"});
         assertThat(o.sweep()).isFalse();
