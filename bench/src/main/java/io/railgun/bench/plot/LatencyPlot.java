@@ -57,7 +57,7 @@ public final class LatencyPlot {
             data.addSeries(line);
         }
         LogAxis xAxis = new PercentileAxis("percentile");
-        xAxis.setRange(1, Math.max(maxX * 1.2, 20));
+        xAxis.setRange(1, Math.max(maxX * 1.5, 12_000)); // 99.99% at least, so plots compare
         NumberAxis yAxis = new NumberAxis("latency (ms)");
         yAxis.setAutoRangeIncludesZero(true);
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);

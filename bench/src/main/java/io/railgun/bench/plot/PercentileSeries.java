@@ -9,8 +9,9 @@ import org.HdrHistogram.HistogramIterationValue;
  * One line of a percentile-distribution plot: the points that HdrHistogram's {@code
  * outputPercentileDistribution} prints for a latency histogram (its percentile iteration, halving the
  * distance to 100% in {@code ticksPerHalfDistance} steps), as percentile levels (0..1) and latencies
- * in ms. The 100% point is left out: its x, {@code 1/(1-p)}, is infinite; the plot ends at the last
- * finite one (the max is reported elsewhere). Immutable.
+ * in ms. The 100% point is left out: its x, {@code 1/(1-p)}, is infinite; in its place the line ends
+ * at the max, at the highest level {@code n} values can tell, {@code 1 - 1/n} (so a short run's line
+ * still reaches its max, where the iteration would stop earlier). Immutable.
  *
  * @param label     the legend's text, e.g. {@code 5,000 ev/s}
  * @param levels    percentile levels, ascending, each below 1
@@ -37,6 +38,10 @@ public record PercentileSeries(String label, double[] levels, double[] latencyMs
                     break;
                 }
                 points.add(new double[] {level, v.getValueIteratedTo() * unitNs / 1e6});
+            }
+            double last = histogram.getTotalCount() > 1 ? 1 - 1.0 / histogram.getTotalCount() : 0;
+            if (points.isEmpty() || points.getLast()[0] < last) {
+                points.add(new double[] {last, histogram.getMaxValue() * unitNs / 1e6});
             }
         }
         double[] levels = new double[points.size()];

@@ -38,8 +38,19 @@ class PercentileSeriesTest {
                 assertThat(s.latencyMs()[i]).isCloseTo(s.levels()[i] * 10_000, within(0.002 * 10_000 + 1));
             }
         }
-        // it reaches past 99.9%, where the plot's x is 1,000
-        assertThat(PercentileSeries.x(s.levels()[s.size() - 1])).isGreaterThan(1_000);
+        // it reaches 99.99%, the highest level 10,000 values tell, and the max there
+        assertThat(s.levels()[s.size() - 1]).isGreaterThanOrEqualTo(0.9999);
+        assertThat(s.latencyMs()[s.size() - 1]).isCloseTo(10_000, within(10.0));
+    }
+
+    @Test
+    void aShortRunsLineStillEndsAtItsMax() {
+        Histogram h = new Histogram(3_600_000_000_000L, 3);
+        h.recordValueWithCount(10_000_000, 90); // 10 ms
+        h.recordValueWithCount(500_000_000, 10); // 500 ms
+        PercentileSeries s = PercentileSeries.of("short", h, 1);
+        assertThat(s.levels()[s.size() - 1]).isCloseTo(0.99, within(1e-12));
+        assertThat(s.latencyMs()[s.size() - 1]).isCloseTo(500, within(1.0));
     }
 
     @Test
