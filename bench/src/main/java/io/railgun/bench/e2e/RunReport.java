@@ -19,7 +19,8 @@ final class RunReport {
         if (f.warmupSent() < f.warmupEvents()) {
             System.out.printf(Locale.ROOT, "  warm-up: %,d of its %,d events sent; the node could not take the rate"
                     + " while warming up (JIT), and the rest were skipped: if the measured part starts with a"
-                    + " backlog, give it a longer --warmup (120s reaches the steady state at 5,000 ev/s on 2 cores)%n",
+                    + " backlog, give it a longer --warmup (--first-warmup at the first rate; 120s reaches the steady"
+                    + " state at 5,000 ev/s on 2 cores)%n",
                     f.warmupSent(), f.warmupEvents());
         }
         System.out.printf(Locale.ROOT, "  errors %,d: non-200 %s, client timeouts %,d, unreachable %,d, other %,d,"
