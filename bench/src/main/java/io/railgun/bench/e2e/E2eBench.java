@@ -25,9 +25,12 @@ import java.util.concurrent.TimeoutException;
  * the HTTP API ({@link OpenLoopInjector}: latency from each event's intended send time to its reply,
  * corrected for coordinated omission). Prints a table with p50 … p99.99 and max, every kind of
  * error, the injector's lag, the machine's load and the node's busiest threads, lists the episodes
- * of slow replies with their wall-clock time (to find them in the node's log), checks the sums of a
- * few cards read back from the node against the injector's own at the end, and writes one JSON
- * object per rate to {@code bench-results/e2e-<query>-<node>.json}. Runs on the main thread.
+ * of slow replies with their wall-clock time (to find them in the node's log), the node's and the
+ * injector's CPU time and the node's heap allocation per event ({@link NodeJvm}), checks the sums of
+ * a few cards read back from the node against the injector's own at the end, and writes one JSON
+ * object per rate to {@code bench-results/<name>.json} and the latency-by-percentile plot of every
+ * rate to {@code <name>.png} ({@link E2eOptions#resultsName}). {@code --plot} plots earlier results
+ * files together instead. Runs on the main thread.
  */
 public final class E2eBench {
     /** Cards whose sums the end-of-run check reads back: the most active of the Zipf law. */
@@ -48,7 +51,8 @@ public final class E2eBench {
             System.out.print(E2eOptions.USAGE);
             return;
         }
-        System.exit(run(o));
+        System.setProperty("java.awt.headless", "true"); // the plots: no display needed
+        System.exit(o.plotFiles().isEmpty() ? run(o) : ResultsPlot.plotFiles(o.plotFiles(), Path.of(o.plotOut())));
     }
 
     private static int run(E2eOptions o) throws IOException, InterruptedException {
@@ -57,7 +61,7 @@ public final class E2eBench {
         E2eWorkload workload = E2eWorkload.of(o.query(), stream);
         Path results = Path.of("bench-results");
         Files.createDirectories(results);
-        String label = "e2e-" + o.query().toLowerCase(Locale.ROOT) + "-" + o.mode() + (o.sweep() ? "-sweep" : "");
+        String label = o.resultsName();
         Path nodeLog = results.resolve("e2e-" + o.query().toLowerCase(Locale.ROOT) + "-node.log");
         Path jfr = o.jfr() ? results.resolve("e2e-" + o.query().toLowerCase(Locale.ROOT) + "-node.jfr") : null;
         String loadBefore = loadAverages();
@@ -78,8 +82,14 @@ public final class E2eBench {
         Runtime.getRuntime().addShutdownHook(hook);
         try (node; RailgunClient client = RailgunClient.builder().baseUri(node.uri())
                 .requestTimeout(Duration.ofMillis(o.timeoutMs()))
-                .executor(o.clientExecutor().equals("direct") ? Runnable::run : null).build()) {
-            System.out.println("node: " + node.describe() + ", serving " + node.uri());
+                .executor(o.clientExecutor().equals("direct") ? Runnable::run : null).build();
+             NodeJvm jvm = node.inProcess() ? NodeJvm.local() : node.pid() < 0 ? NodeJvm.none("a node elsewhere")
+                     : NodeJvm.attach(node.pid());
+             BatchPoster batches = o.batch() > 1 ? new BatchPoster(node.uri(), stream,
+                     Duration.ofMillis(o.timeoutMs()), o.clientExecutor().equals("direct")) : null) {
+            System.out.println("node: " + node.describe() + ", serving " + node.uri() + (jvm.available()
+                    ? "; its JVM's collectors: " + String.join(", ", jvm.collectorNames())
+                    : "; its allocation is not measured: " + jvm.why()));
             if (!awaitHealth(client, 30_000)) {
                 System.err.println("bench/run e2e: the node at " + node.uri() + " does not answer GET /health with 2xx"
                         + " (is its HTTP API served? is the URL right?)");
@@ -88,8 +98,8 @@ public final class E2eBench {
             Set<String> metricNames = setUp(client, stream, workload, o);
             awaitTasks(client, stream);
             CardSums sums = new CardSums(CHECKED_CARDS);
-            List<RunFigures> figures = measure(client, stream, workload, o, node, metricNames, label, sums,
-                    loadBefore.split(" ")[0]);
+            List<RunFigures> figures = measure(new OpenLoopInjector(client, stream, o, node, jvm, batches), stream,
+                    workload, o, node, metricNames, label, sums, loadBefore.split(" ")[0]);
             sums.check(client, stream, workload, figures);
             if (o.url() != null && o.stream() == null) {
                 client.deleteStream(stream);
@@ -157,27 +167,40 @@ public final class E2eBench {
         System.out.println("tasks not ready after 120 s of probes: measuring anyway (expect slow warm-up replies)");
     }
 
-    private static List<RunFigures> measure(RailgunClient client, String stream, E2eWorkload workload, E2eOptions o,
-                                            NodeUnderTest node, Set<String> metricNames, String label,
+    private static List<RunFigures> measure(OpenLoopInjector injector, String stream, E2eWorkload workload,
+                                            E2eOptions o, NodeUnderTest node, Set<String> metricNames, String label,
                                             CardSums sums, String load1BeforeRun)
             throws IOException, InterruptedException {
-        OpenLoopInjector injector = new OpenLoopInjector(client, stream, o, node);
         List<RunFigures> figures = new ArrayList<>();
         List<String> json = new ArrayList<>();
         Double highestPassing = null;
+        long sweepStartMs = System.currentTimeMillis();
+        long lastStepMs = 0;
+        int batch = o.batch();
         for (int k = 0; k < o.rates().size(); k++) {
             double rate = o.rates().get(k);
+            long elapsedMs = System.currentTimeMillis() - sweepStartMs;
+            long warmupMs = k == 0 ? o.firstWarmupMs() : o.warmupMs();
+            if (o.sweep() && k > 0 && !SweepRule.fits(elapsedMs, lastStepMs, warmupMs, o.durationMs(),
+                    o.sweepMaxMs())) {
+                System.out.printf(Locale.ROOT, "%nsweep stopped before %,.0f ev/s: %.0f s spent, the step would end past"
+                        + " --sweep-max %.0f s%n", rate, elapsedMs / 1e3, o.sweepMaxMs() / 1e3);
+                break;
+            }
+            long stepStartMs = System.currentTimeMillis();
             double eventRate = o.eventRate() > 0 ? o.eventRate() : rate;
             // each rate has its own generator; event time and ids go on from the previous rate's
             long startMs = sums.maxTs() == Long.MIN_VALUE ? PaymentGenerator.Options.defaults().startMs()
                     : sums.maxTs() + 1;
             PaymentGenerator generator = new PaymentGenerator(new PaymentGenerator.Options(o.seed() + k, o.cards(),
                     PaymentGenerator.Options.defaults().merchants(), eventRate, startMs, 0, 0, 0));
-            int warmupEvents = (int) Math.round(rate * o.warmupMs() / 1000.0);
-            int measuredEvents = (int) Math.max(1, Math.round(rate * o.durationMs() / 1000.0));
-            System.out.printf(Locale.ROOT, "%nrate %,.0f ev/s: generating %,d payments (%,d warm-up over %.0f s, %,d"
+            // whole batches: the warm-up and the measured part each
+            int warmupEvents = batch * (int) Math.round(rate * warmupMs / 1000.0 / batch);
+            int measuredEvents = batch * (int) Math.max(1, Math.round(rate * o.durationMs() / 1000.0 / batch));
+            System.out.printf(Locale.ROOT, "%nrate %,.0f ev/s%s: generating %,d payments (%,d warm-up over %.0f s, %,d"
                             + " measured over %.0f s), %,d cards, %,.0f ev/s of event time ...%n", rate,
-                    warmupEvents + measuredEvents, warmupEvents, o.warmupMs() / 1000.0, measuredEvents,
+                    batch > 1 ? String.format(Locale.ROOT, " in batches of %d (%,.1f requests/s)", batch, rate / batch)
+                            : "", warmupEvents + measuredEvents, warmupEvents, warmupMs / 1000.0, measuredEvents,
                     o.durationMs() / 1000.0, o.cards(), eventRate);
             JsonPayments events = JsonPayments.generate(generator, warmupEvents + measuredEvents,
                     k == 0 ? "" : "r" + k + "-", sums);
@@ -186,15 +209,12 @@ public final class E2eBench {
             figures.add(f);
             RunReport.printRun(o, f);
             json.add(f.json(head(o, stream, workload, eventRate, node, load1BeforeRun)));
-            boolean pass = f.errors() == 0 && f.ms(99.9) < o.sloMs() && f.achievedRate() >= 0.95 * rate;
-            if (pass) {
+            lastStepMs = System.currentTimeMillis() - stepStartMs;
+            String failure = SweepRule.failure(f, o.sloMs());
+            if (failure == null) {
                 highestPassing = rate;
             } else if (o.sweep()) {
-                System.out.printf(Locale.ROOT, "sweep stopped at %,.0f ev/s: %s%n", rate, f.unsent() > 0
-                        ? String.format(Locale.ROOT, "the node could not take the rate (%,d events not sent in time)",
-                        f.unsent()) : f.errors() > 0 ? String.format(Locale.ROOT, "%,d errors", f.errors())
-                        : f.achievedRate() < 0.95 * rate ? "the injector could not send at the rate"
-                        : "p99.9 over " + o.sloMs() + " ms");
+                System.out.printf(Locale.ROOT, "sweep stopped at %,.0f ev/s: %s%n", rate, failure);
                 break;
             }
         }
@@ -202,6 +222,13 @@ public final class E2eBench {
         Path out = Path.of("bench-results", label + ".json");
         Files.write(out, json);
         System.out.println("results: " + out.toAbsolutePath());
+        Path png = Path.of("bench-results", label + ".png");
+        try {
+            ResultsPlot.plotRun(png, o, figures);
+            System.out.println("latency by percentile: " + png.toAbsolutePath());
+        } catch (IOException | RuntimeException | LinkageError e) {
+            System.out.println("latency plot not written: " + e);
+        }
         return figures;
     }
 
@@ -209,13 +236,13 @@ public final class E2eBench {
                                String load1BeforeRun) {
         return String.format(Locale.ROOT,
                 "\"harness\":\"e2e\",\"time\":\"%s\",\"query\":\"%s\",\"node\":\"%s\",\"nodeJavaOpts\":\"%s\","
-                        + "\"nodeArgs\":\"%s\",\"stream\":\"%s\",\"partitioners\":\"%s\",\"partitions\":%d,"
+                        + "\"nodeArgs\":\"%s\",\"label\":\"%s\",\"stream\":\"%s\",\"partitioners\":\"%s\",\"partitions\":%d,"
                         + "\"processors\":%d,\"connections\":%d,\"clientExecutor\":\"%s\",\"cards\":%d,\"eventRate\":%.0f,"
-                        + "\"lateness\":\"%s\",\"warmupS\":%.1f,\"durationS\":%.1f,\"java\":\"%s\",\"load1BeforeRun\":%s",
+                        + "\"lateness\":\"%s\",\"warmupS\":%.1f,\"firstWarmupS\":%.1f,\"durationS\":%.1f,\"java\":\"%s\",\"load1BeforeRun\":%s",
                 Instant.now(), o.query(), o.mode(), o.url() != null || node.inProcess() ? "" : o.nodeJavaOpts(),
-                String.join(" ", o.nodeArgs()), stream, String.join(",", w.partitioners()), o.partitions(),
+                String.join(" ", o.nodeArgs()), o.label(), stream, String.join(",", w.partitioners()), o.partitions(),
                 o.processors(), o.connections(), o.clientExecutor(), o.cards(), eventRate, o.lateness(),
-                o.warmupMs() / 1000.0, o.durationMs() / 1000.0, Runtime.version(),
+                o.warmupMs() / 1000.0, o.firstWarmupMs() / 1000.0, o.durationMs() / 1000.0, Runtime.version(),
                 load1BeforeRun.matches("[0-9.]+") ? load1BeforeRun : "null");
     }
 

@@ -17,10 +17,12 @@ import java.util.Locale;
  * @param query          P51 or EX1
  * @param stream         the stream's name, or null for the default (see USAGE)
  * @param partitions     partitions per partitioner topic
- * @param rates          the rates to measure, in order (one unless a sweep)
+ * @param rates          the rates to measure, in order
  * @param eventRate      events per second of event time, or 0 to follow each rate (event time keeps
  *                       pace with the wall clock)
  * @param warmupMs       warm-up at each rate, excluded from the figures
+ * @param firstWarmupMs  warm-up at the first rate (the node's JIT warms up then): {@code warmupMs} but in a
+ *                       {@code --sweep}
  * @param durationMs     the measured part at each rate
  * @param connections    most requests in flight
  * @param clientExecutor {@code direct}: replies complete on the HTTP client's selector thread; {@code pool}:
@@ -32,24 +34,39 @@ import java.util.Locale;
  * @param checkEvery     every N-th reply is decoded and checked (0: none)
  * @param slowMs         replies slower than this are listed as episodes with their time in the run
  * @param sloMs          the p99.9 bound a sweep looks for (L2: 250 ms)
+ * @param batch          events per request: 1 ({@code POST .../events}) or a batch ({@code .../events:batch})
+ * @param sweepAsked     {@code --sweep}: raise the rate step by step (the default ladder unless {@code --rates})
+ *                       until a step fails ({@link SweepRule})
+ * @param sweepMaxMs     a sweep starts no step that would end later than this after its start
+ * @param label          a part of the results' file names (e.g. the node's GC), or empty
+ * @param plotFiles      results files to plot together instead of running ({@code --plot}), or empty
+ * @param plotOut        the PNG of {@code --plot}
  */
 record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String> nodeArgs, int processors, boolean jfr,
                   String query, String stream, int partitions, List<Double> rates, double eventRate, long warmupMs,
-                  long durationMs, int connections, String clientExecutor, long timeoutMs, String lateness, int cards,
-                  long seed, int checkEvery, double slowMs, double sloMs) {
+                  long firstWarmupMs, long durationMs, int connections, String clientExecutor, long timeoutMs, String lateness, int cards,
+                  long seed, int checkEvery, double slowMs, double sloMs, int batch, boolean sweepAsked,
+                  long sweepMaxMs, String label, List<String> plotFiles, String plotOut) {
+
+    /** The rates of {@code --sweep} without {@code --rates} (L2: the highest with p99.9 < 250 ms, ≥ 50,000 wanted). */
+    static final List<Double> SWEEP_RATES = List.of(5_000.0, 10_000.0, 20_000.0, 30_000.0, 40_000.0, 50_000.0,
+            60_000.0, 80_000.0, 100_000.0);
 
     /** The railgun script's default JVM options (RAILGUN_JAVA_OPTS), so the node runs as a user's would. */
     static final String DEFAULT_NODE_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError";
 
     static final String USAGE = """
             usage: bench/run e2e [options]
+                   bench/run e2e --plot FILE.json[,FILE.json...] [--out FILE.png]
             Latency through the HTTP API (BENCHMARKS.md L1, L2): an open-loop injector sends pre-serialised
-            payments (POST /v1/streams/{stream}/events, one event per request) on a fixed schedule at --rate
-            events/s; each latency is reply time - intended send time (corrected for coordinated omission:
-            a reply that comes late, or a send the injector could not make on time, counts from when the
-            event was due). Warm-up at the same rate, then the measured part. Prints p50/p90/p99/p99.9/
-            p99.99/max, errors by kind, the injector's own lag and the machine's CPU use, and writes one JSON
-            object per rate to bench-results/e2e-<query>-<node>.json.
+            payments (POST /v1/streams/{stream}/events, one event per request, or batches with --batch) on a
+            fixed schedule at --rate events/s; each latency is reply time - intended send time (corrected for
+            coordinated omission: a reply that comes late, or a send the injector could not make on time,
+            counts from when the event was due). Warm-up at the same rate, then the measured part. Prints
+            p50/p90/p99/p99.9/p99.99/max, errors by kind, the injector's own lag, the machine's CPU use, the
+            node's and the injector's CPU time per event and the node's heap allocation per event (JMX), and
+            writes one JSON object per rate to bench-results/e2e-<query>-<node>[-<label>][-batch<N>][-sweep].json
+            and the latency-by-percentile plot of every rate next to it (.png).
             Node:
               --url URL                  measure a running node (./railgun start), e.g. http://127.0.0.1:7070;
                                          the stream is created there (and deleted at the end)
@@ -79,10 +96,21 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
               --seed N                   generator seed (default 42)
             Load:
               --rate R                   events per second (default 5000)
-              --rates R1,R2,...          a sweep (L2): each rate in turn on the same node and stream, each with its
-                                         own warm-up; stops at the first rate whose p99.9 is over --slo-ms, or with
+              --rates R1,R2,...          each rate in turn on the same node and stream, each with its own warm-up
+                                         (the first with --first-warmup), e.g. L1's --rates 5000,20000; one table,
+                                         one JSON and one plot for all
+              --sweep                    L2: raise the rate step by step, %s (or --rates),
+                                         and stop at the first rate whose p99.9 is not under --slo-ms, or with
                                          errors, or whose achieved rate is under 95%% of the asked one; prints the
-                                         highest rate that passed
+                                         highest rate that passed. Short steps unless told otherwise (--first-warmup
+                                         60s --warmup 10s --duration 20s), bounded by --sweep-max
+              --first-warmup D           warm-up at the first rate, when the node's JIT warms up too (default: as
+                                         --warmup; 60s with --sweep)
+              --sweep-max D              a sweep starts no step that would end later than this (default 10m)
+              --batch N                  N events per request: POST /v1/streams/{stream}/events:batch at rate/N
+                                         requests/s (default 1: POST .../events). Each event's latency is its
+                                         batch's reply time - the batch's intended send time (when its first event
+                                         is due; the batch is sent whole then, no event waits for it to fill)
               --warmup D                 warm-up at each rate, excluded (default 20s)
               --duration D               measured part at each rate (default 60s)
               --connections N            most requests in flight (default 128); the injector waits for a free one,
@@ -103,8 +131,14 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                                          "duplicate"
               --slow-ms MS               list the episodes with replies slower than this (default 20, L1's bound)
               --slo-ms MS                the p99.9 bound of a sweep (default 250, L2's)
+              --label TEXT               put TEXT in the results' file names (default: the GC named in
+                                         --node-java-opts, e.g. zgc, g1, parallel; else nothing)
+              --plot F1.json,F2.json     no run: plot every rate of these results files in one PNG (--out, default
+                                         bench-results/e2e-plot.png), e.g. the same command on three GCs
+              --out FILE.png             the PNG of --plot
             Durations: 500ms, 20s, 2m, 1h. Injector JVM options: BENCH_JAVA_OPTS (default -Xmx4g).
-            """.formatted(DEFAULT_NODE_JAVA_OPTS);
+            """.formatted(DEFAULT_NODE_JAVA_OPTS, SWEEP_RATES.stream().map(r -> String.format(Locale.ROOT, "%.0fk",
+            r / 1000)).collect(java.util.stream.Collectors.joining(",")));
 
     /** The parsed options, or null when help was asked for. */
     static E2eOptions parse(String[] args) {
@@ -130,6 +164,16 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
         int checkEvery = 100;
         double slowMs = 20;
         double sloMs = 250;
+        int batch = 1;
+        boolean sweepAsked = false;
+        boolean ratesGiven = false;
+        boolean warmupGiven = false;
+        boolean durationGiven = false;
+        long firstWarmupMs = -1;
+        long sweepMaxMs = 600_000;
+        String label = null;
+        List<String> plotFiles = List.of();
+        String plotOut = "bench-results/e2e-plot.png";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -137,6 +181,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                     return null;
                 }
                 case "--jfr" -> jfr = true;
+                case "--sweep" -> sweepAsked = true;
                 default -> {
                     if (i + 1 >= args.length) {
                         throw new IllegalArgumentException(a.startsWith("--") ? a + " needs a value (see --help)"
@@ -159,10 +204,23 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                                 list.add(positiveRate(a, r.strip()));
                             }
                             rates = List.copyOf(list);
+                            ratesGiven = true;
                         }
                         case "--event-rate" -> eventRate = positiveRate(a, v);
-                        case "--warmup" -> warmupMs = durationMs(a, v, true);
-                        case "--duration" -> durationMs = durationMs(a, v, false);
+                        case "--warmup" -> {
+                            warmupMs = durationMs(a, v, true);
+                            warmupGiven = true;
+                        }
+                        case "--duration" -> {
+                            durationMs = durationMs(a, v, false);
+                            durationGiven = true;
+                        }
+                        case "--first-warmup" -> firstWarmupMs = durationMs(a, v, true);
+                        case "--batch" -> batch = positive(a, Integer.parseInt(v));
+                        case "--sweep-max" -> sweepMaxMs = durationMs(a, v, false);
+                        case "--label" -> label = v.strip().replaceAll("[^A-Za-z0-9_.-]+", "-");
+                        case "--plot" -> plotFiles = List.of(v.split(","));
+                        case "--out" -> plotOut = v;
                         case "--connections" -> connections = positive(a, Integer.parseInt(v));
                         case "--client-executor" -> clientExecutor = oneOf(a, v, "direct", "pool");
                         case "--timeout" -> timeoutMs = durationMs(a, v, false);
@@ -184,9 +242,47 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
         if (!nodeArgs.isEmpty() && (url != null || !nodeMode.equals("child"))) {
             throw new IllegalArgumentException("--node-args are for a child node: drop --url / --node in-process");
         }
+        if (sweepAsked) {
+            rates = ratesGiven ? rates : SWEEP_RATES;
+            warmupMs = warmupGiven ? warmupMs : 10_000;
+            durationMs = durationGiven ? durationMs : 20_000;
+            firstWarmupMs = firstWarmupMs >= 0 ? firstWarmupMs : 60_000;
+        }
+        if (firstWarmupMs < 0) {
+            firstWarmupMs = warmupMs;
+        }
+        if (label == null) {
+            label = url == null && nodeMode.equals("child") ? gcLabel(nodeJavaOpts) : "";
+        }
         return new E2eOptions(url, nodeMode, nodeJavaOpts, nodeArgs, processors, jfr, query, stream, partitions, rates,
-                eventRate, warmupMs, durationMs, connections, clientExecutor, timeoutMs, lateness, cards, seed, checkEvery,
-                slowMs, sloMs);
+                eventRate, warmupMs, firstWarmupMs, durationMs, connections, clientExecutor, timeoutMs, lateness, cards, seed, checkEvery,
+                slowMs, sloMs, batch, sweepAsked, sweepMaxMs, label, plotFiles, plotOut);
+    }
+
+    /** The collector a JVM's options select ({@code -XX:+UseZGC} → {@code zgc}), or empty (the JVM's default). */
+    static String gcLabel(String javaOpts) {
+        String gc = "";
+        for (String opt : javaOpts.strip().split("\\s+")) {
+            switch (opt) {
+                case "-XX:+UseZGC" -> gc = "zgc";
+                case "-XX:+UseG1GC" -> gc = "g1";
+                case "-XX:+UseParallelGC" -> gc = "parallel";
+                case "-XX:+UseSerialGC" -> gc = "serial";
+                case "-XX:+UseShenandoahGC" -> gc = "shenandoah";
+                case "-XX:+UseEpsilonGC" -> gc = "epsilon";
+                default -> { }
+            }
+        }
+        return gc;
+    }
+
+    /**
+     * The results' base name: {@code e2e-<query>-<node>[-<label>][-batch<N>][-sweep]}, to which
+     * {@code .json} and {@code .png} are added.
+     */
+    String resultsName() {
+        return "e2e-" + query.toLowerCase(Locale.ROOT) + "-" + mode() + (label.isEmpty() ? "" : "-" + label)
+                + (batch > 1 ? "-batch" + batch : "") + (sweep() ? "-sweep" : "");
     }
 
     /** How the node is reached, for labels: {@code url}, {@code child} or {@code in-process}. */
@@ -194,8 +290,9 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
         return url != null ? "url" : nodeMode;
     }
 
+    /** Whether the rates are a sweep (L2), which stops at the first failing step. */
     boolean sweep() {
-        return rates.size() > 1;
+        return sweepAsked;
     }
 
     private static String oneOf(String option, String value, String... allowed) {

@@ -66,7 +66,9 @@ record MachineLoad(long atNs, long machineBusy, long machineTotal, long nodeCpuN
         double injector = injectorCpuNs < 0 ? -1 : (injectorCpuNs - before.injectorCpuNs) / (wallNs * cpus);
         double other = machine < 0 || injector < 0 ? -1 : Math.max(0, machine - injector - Math.max(0, node));
         return new Shares(cpus, machine, node, injector, nodeInProcess ? "node+injector" : "injector", other,
-                before.load1, load1, gcCount - before.gcCount, gcMs - before.gcMs);
+                before.load1, load1, gcCount - before.gcCount, gcMs - before.gcMs,
+                nodeCpuNs < 0 || before.nodeCpuNs < 0 ? -1 : nodeCpuNs - before.nodeCpuNs,
+                injectorCpuNs < 0 || before.injectorCpuNs < 0 ? -1 : injectorCpuNs - before.injectorCpuNs);
     }
 
     /**
@@ -75,10 +77,12 @@ record MachineLoad(long atNs, long machineBusy, long machineTotal, long nodeCpuN
      * @param injectorLabel what the injector's share covers: {@code node+injector} for an in-process node
      * @param other the machine's busy share minus the node's and the injector's: other processes
      *              (with a remote node on this machine, the node is in here)
+     * @param nodeCpuNs     the node process's CPU time (user + sys) over the interval, or -1
+     * @param injectorCpuNs this process's CPU time over the interval, or -1
      */
     record Shares(int cpus, double machine, double node, double injector, String injectorLabel, double other,
-                  double load1Before,
-                  double load1After, long injectorGcCount, long injectorGcMs) {
+                  double load1Before, double load1After, long injectorGcCount, long injectorGcMs, long nodeCpuNs,
+                  long injectorCpuNs) {
 
         String describe() {
             return String.format(java.util.Locale.ROOT,

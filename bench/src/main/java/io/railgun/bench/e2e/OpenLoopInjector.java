@@ -1,7 +1,9 @@
 package io.railgun.bench.e2e;
 
 import io.railgun.client.RailgunClient;
+import io.railgun.client.RawResponse;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -9,11 +11,17 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The open-loop injector: request {@code i} is due at {@code t0 + i / rate}, whatever happened to
- * the ones before it, and its latency is reply time − due time. A reply that is slow does not slow
+ * the ones before it, and its latency is reply time − due time. With {@code --batch N} a request is
+ * a batch of N events ({@code POST .../events:batch}, rate/N requests per second, batch {@code i}
+ * due at {@code t0 + i N / rate}): each of its events gets the batch's latency, reply time − due
+ * time of the batch, i.e. of its first event — the events of a batch are sent together when the
+ * first is due, so none waits for the batch to fill; an application that did wait would add up to
+ * N / rate to the later ones. A reply that is slow does not slow
  * the schedule down (no coordinated omission: the requests that would have been sent meanwhile are
  * sent, or, when every connection is taken or the injector itself is late, sent late and measured
  * from when they were due). Each request is the event's pre-serialised JSON through {@link
- * RailgunClient#sendJsonAsync}; outcomes go to a {@link ReplyTally} from the client's threads.
+ * RailgunClient#sendJsonAsync} (a batch: the bodies joined into a JSON array, {@link
+ * BatchPoster}); outcomes go to a {@link ReplyTally} from the client's threads.
  *
  * <p>The warm-up runs on the same schedule but ends on time: warm-up events not sent by the start
  * of the measured part (the node was too slow for the rate while warming up, and every connection
@@ -36,12 +44,18 @@ final class OpenLoopInjector {
     private final String stream;
     private final E2eOptions options;
     private final NodeUnderTest node;
+    private final NodeJvm jvm;
+    private final BatchPoster batchPoster;
 
-    OpenLoopInjector(RailgunClient client, String stream, E2eOptions options, NodeUnderTest node) {
+    /** @param batchPoster sends the batches of {@code --batch} N > 1, or null for one event a request */
+    OpenLoopInjector(RailgunClient client, String stream, E2eOptions options, NodeUnderTest node, NodeJvm jvm,
+                     BatchPoster batchPoster) {
         this.client = client;
         this.stream = stream;
         this.options = options;
         this.node = node;
+        this.jvm = jvm;
+        this.batchPoster = batchPoster;
     }
 
     /**
@@ -51,15 +65,21 @@ final class OpenLoopInjector {
     RunFigures run(double rate, JsonPayments events, int warmupEvents, Set<String> metricNames)
             throws InterruptedException {
         int n = events.size();
-        double periodNs = 1e9 / rate;
+        int batch = options.batch();
+        if (warmupEvents % batch != 0) {
+            throw new IllegalArgumentException("the warm-up is not a whole number of batches");
+        }
+        int requests = (n + batch - 1) / batch;
+        int warmupRequests = warmupEvents / batch;
+        double periodNs = 1e9 * batch / rate;
         long t0 = System.nanoTime() + 200_000_000L;
-        long measureStartNs = t0 + Math.round(warmupEvents * periodNs);
-        long scheduleEndNs = t0 + Math.round(n * periodNs);
+        long measureStartNs = t0 + Math.round(warmupRequests * periodNs);
+        long scheduleEndNs = t0 + Math.round(requests * periodNs);
         long wallT0Ms = System.currentTimeMillis() + (t0 - System.nanoTime()) / 1_000_000;
         ReplyTally tally = new ReplyTally(client, events.ids, metricNames, warmupEvents, options.checkEvery(),
                 Math.round(options.slowMs() * 1e6), measureStartNs);
         Semaphore inFlight = new Semaphore(options.connections());
-        ProgressReporter reporter = new ProgressReporter(tally, node, t0, measureStartNs, scheduleEndNs,
+        ProgressReporter reporter = new ProgressReporter(tally, node, jvm, t0, measureStartNs, scheduleEndNs,
                 options.connections(), inFlight);
         Thread reporterThread = new Thread(reporter, "e2e-progress");
         reporterThread.setDaemon(true);
@@ -69,54 +89,62 @@ final class OpenLoopInjector {
         long sendDeadlineNs = scheduleEndNs + options.timeoutMs() * 1_000_000L;
         long blockedSends = 0;
         long lastSendNs = t0;
-        int sent = 0;
+        int sentRequests = 0;
+        int measuredRequestsSent = 0;
+        long sentEvents = 0;
         int warmupSent = 0;
         int unsent = 0;
         long shiftMs = 0;
-        for (int i = 0; i < n; i++) {
-            long due = t0 + (long) (i * periodNs);
+        for (int r = 0; r < requests; r++) {
+            int first = r * batch;
+            int count = Math.min(batch, n - first);
+            long due = t0 + (long) (r * periodNs);
             long now = System.nanoTime();
             while (now < due) {
                 LockSupport.parkNanos(due - now);
                 now = System.nanoTime();
             }
-            if (i < warmupEvents) {
+            if (r < warmupRequests) {
                 // The warm-up ends on time: a node too slow for the rate while it warms up (JIT) must not
                 // carry a backlog of unsent warm-up events into the measured part, whose schedule starts
                 // at its planned time whatever happened before.
                 if (!inFlight.tryAcquire(Math.max(0, measureStartNs - now), TimeUnit.NANOSECONDS)) {
-                    if (i < n - 1 && warmupEvents < n) {
+                    if (warmupEvents < n) {
                         // event time goes on from the first skipped event, without a jump
-                        shiftMs = events.timestamps[i] - events.timestamps[warmupEvents];
+                        shiftMs = events.timestamps[first] - events.timestamps[warmupEvents];
                     }
-                    i = warmupEvents - 1;
+                    r = warmupRequests - 1;
                     continue;
                 }
-                warmupSent++;
+                warmupSent += count;
             } else if (!inFlight.tryAcquire()) {
                 blockedSends++;
                 // A node far slower than the rate would keep the run going for as long as its backlog
                 // takes: sending ends one request timeout after the schedule, and the rest count as errors.
                 if (!inFlight.tryAcquire(Math.max(0, sendDeadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                    unsent = n - i;
+                    unsent = n - first;
                     break;
                 }
             }
             if (shiftMs != 0) {
-                events.shiftTimestamp(i, shiftMs);
+                for (int i = first; i < first + count; i++) {
+                    events.shiftTimestamp(i, shiftMs);
+                }
             }
             long sentNs = System.nanoTime();
-            if (i >= warmupEvents) {
+            if (r >= warmupRequests) {
                 lag.recordValue(Math.min(ReplyTally.HIGHEST_NS, sentNs - due));
+                measuredRequestsSent++;
             }
-            send(i, due, events.bodies[i], tally, inFlight);
-            sent++;
+            send(r, first, count, due, events, tally, inFlight);
+            sentRequests++;
+            sentEvents += count;
             lastSendNs = sentNs;
         }
         reporter.senderDone();
 
         long deadline = System.nanoTime() + options.timeoutMs() * 1_000_000L + 10_000_000_000L;
-        while (tally.completed() < sent && System.nanoTime() < deadline) {
+        while (tally.completed() < sentRequests && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         reporterThread.join(3_000); // it ends at its first tick after the schedule and the sender are done
@@ -124,28 +152,33 @@ final class OpenLoopInjector {
         reporterThread.join();
         Histogram latency = reporter.finish();
 
-        int measured = n - warmupEvents - unsent;
         double sendSpanS = (lastSendNs - measureStartNs) / 1e9;
         double replySpanS = (tally.lastReplyNs() - measureStartNs) / 1e9;
-        return new RunFigures(rate, measured > 1 && sendSpanS > 0 ? (measured - 1) / sendSpanS : 0,
-                replySpanS > 0 ? latency.getTotalCount() / replySpanS : 0, n - warmupEvents, unsent, warmupEvents,
-                warmupSent, sent - tally.completed(), tally, latency, reporter.warmup(), lag, blockedSends,
-                reporter.loadShares(), reporter.completedInMeasuredPart(),
-                node.inProcess() ? null : reporter.nodeSched(), reporter.injectorSched(),
-                reporter.busiestThreads(), reporter.perSecond(), wallT0Ms + (measureStartNs - t0) / 1_000_000,
-                events.bytes / (double) n);
+        // events sent per second over the measured part: the batches from the first to the last one sent
+        double achieved = measuredRequestsSent > 1 && sendSpanS > 0 ? (measuredRequestsSent - 1) * batch / sendSpanS
+                : 0;
+        return new RunFigures(rate, batch, achieved, replySpanS > 0 ? latency.getTotalCount() / replySpanS : 0,
+                n - warmupEvents, unsent, warmupEvents, warmupSent, (int) (sentEvents - tally.completedEvents()), tally,
+                latency, reporter.warmup(), lag, blockedSends, reporter.loadShares(),
+                reporter.completedInMeasuredPart(), node.inProcess() ? null : reporter.nodeSched(),
+                reporter.injectorSched(), reporter.busiestThreads(), reporter.allocation(), reporter.perSecond(),
+                wallT0Ms + (measureStartNs - t0) / 1_000_000, events.bytes / (double) n);
     }
 
-    private void send(int i, long due, byte[] body, ReplyTally tally, Semaphore inFlight) {
+    private void send(int r, int first, int count, long due, JsonPayments events, ReplyTally tally,
+                      Semaphore inFlight) {
         try {
-            client.sendJsonAsync(stream, body).whenComplete((response, failure) -> {
+            CompletableFuture<RawResponse> reply = count == 1 && batchPoster == null
+                    ? client.sendJsonAsync(stream, events.bodies[first])
+                    : batchPoster.post(BatchBody.of(events.bodies, first, count));
+            reply.whenComplete((response, failure) -> {
                 long now = System.nanoTime();
                 inFlight.release();
-                tally.onOutcome(i, due, now, response, failure);
+                tally.onOutcome(r, first, count, due, now, response, failure);
             });
         } catch (RuntimeException e) {
             inFlight.release();
-            tally.onOutcome(i, due, System.nanoTime(), null, e);
+            tally.onOutcome(r, first, count, due, System.nanoTime(), null, e);
         }
     }
 

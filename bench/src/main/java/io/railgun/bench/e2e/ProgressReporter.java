@@ -13,7 +13,8 @@ import org.HdrHistogram.Histogram;
  * into the totals and the per-second figures, prints a progress line every 5 s, and at the start and
  * end of the measured part reads the machine's load and the node's per-thread CPU — here rather than
  * on the sender's thread, which must not be late for its sends. The measured part ends at the end of
- * its schedule, or when the sender has sent its last request if that is later. {@link #finish}
+ * its schedule, or when the sender has sent its last request if that is later. The node's JVM
+ * ({@link NodeJvm}: allocation, GC) is read at the same two points. {@link #finish}
  * (after this thread has ended) collects what came after the last tick. The per-second figures are
  * by reply time. The getters are for the injector's thread once this one has ended.
  */
@@ -22,6 +23,7 @@ final class ProgressReporter implements Runnable {
 
     private final ReplyTally tally;
     private final NodeUnderTest node;
+    private final NodeJvm jvm;
     private final long t0;
     private final long measureStartNs;
     private final long scheduleEndNs;
@@ -39,14 +41,17 @@ final class ProgressReporter implements Runnable {
     private ThreadCpu threadsEnd;
     private ThreadCpu injectorStart;
     private ThreadCpu injectorEnd;
+    private NodeJvm.Reading jvmStart;
+    private NodeJvm.Reading jvmEnd;
     private long completedAtStart;
     private long completedAtEnd;
     private volatile boolean senderDone;
 
-    ProgressReporter(ReplyTally tally, NodeUnderTest node, long t0, long measureStartNs, long scheduleEndNs,
+    ProgressReporter(ReplyTally tally, NodeUnderTest node, NodeJvm jvm, long t0, long measureStartNs, long scheduleEndNs,
                      int connections, Semaphore inFlight) {
         this.tally = tally;
         this.node = node;
+        this.jvm = jvm;
         this.t0 = t0;
         this.measureStartNs = measureStartNs;
         this.scheduleEndNs = scheduleEndNs;
@@ -75,16 +80,18 @@ final class ProgressReporter implements Runnable {
             }
             if (!started && tick >= measureStartNs) {
                 started = true;
-                completedAtStart = tally.completed();
+                completedAtStart = tally.completedEvents();
                 loadStart = MachineLoad.read(node);
+                jvmStart = jvm.read();
                 threadsStart = ThreadCpu.read(node.pid());
                 injectorStart = ThreadCpu.read(ProcessHandle.current().pid());
             }
             // the end of the measured part: the schedule's, or later when the sender is behind it
             boolean end = pastSchedule && senderDone;
             if (end) {
-                completedAtEnd = tally.completed();
+                completedAtEnd = tally.completedEvents();
                 loadEnd = MachineLoad.read(node);
+                jvmEnd = jvm.read();
                 threadsEnd = ThreadCpu.read(node.pid());
                 injectorEnd = ThreadCpu.read(ProcessHandle.current().pid());
             }
@@ -104,7 +111,7 @@ final class ProgressReporter implements Runnable {
         senderDone = true;
     }
 
-    /** Requests completed between the load readings at the start and end of the measured part. */
+    /** Events completed between the load readings at the start and end of the measured part. */
     long completedInMeasuredPart() {
         return completedAtEnd - completedAtStart;
     }
@@ -125,9 +132,9 @@ final class ProgressReporter implements Runnable {
     private void print(long tick, boolean end) {
         boolean warm = tick <= measureStartNs; // the tick at the measured start ends the warm-up
         double at = (tick - (warm ? t0 : measureStartNs)) / 1e9;
-        System.out.printf(Locale.ROOT, "  %-7s %5.0f s: replies %,9d  in flight %4d  | last 5 s: %,7d replies p50 %7.2f"
+        System.out.printf(Locale.ROOT, "  %-7s %5.0f s: answered %,9d  in flight %4d  | last 5 s: %,7d answered p50 %7.2f"
                         + "  p99 %7.2f  max %8.2f ms%s%n", warm ? "warm-up" : end ? "end" : "measure", at,
-                tally.completed(), connections - inFlight.availablePermits(), window.getTotalCount(),
+                tally.completedEvents(), connections - inFlight.availablePermits(), window.getTotalCount(),
                 ms(window.getValueAtPercentile(50)), ms(window.getValueAtPercentile(99)), ms(window.getMaxValue()),
                 errors() > 0 ? "  (errors: see below)" : "");
         window.reset();
@@ -170,6 +177,11 @@ final class ProgressReporter implements Runnable {
             return List.of();
         }
         return threadsEnd.busiestSince(threadsStart, loadEnd.atNs() - loadStart.atNs(), 12);
+    }
+
+    /** The node's allocation and GC over the measured part, or null when its JVM cannot be read. */
+    AllocationFigures allocation() {
+        return AllocationFigures.between(jvmStart, jvmEnd, completedInMeasuredPart());
     }
 
     List<OpenLoopInjector.Second> perSecond() {

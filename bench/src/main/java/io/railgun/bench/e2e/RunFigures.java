@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import io.railgun.bench.plot.HistogramText;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -16,6 +17,7 @@ import org.HdrHistogram.Histogram;
  * machine's load and the slow episodes. Built once the run has ended; read by the harness's thread.
  *
  * @param rate               events per second asked
+ * @param batch              events per request (1, or a batch's size)
  * @param achievedRate       events per second the injector sent in the measured part
  * @param replyRate          measured 200 replies per second, from the measured start to the last reply
  * @param events             requests in the measured part's schedule
@@ -29,19 +31,21 @@ import org.HdrHistogram.Histogram;
  * @param lag                how late the injector sent each measured request, ns
  * @param blockedSends       measured requests that waited for a free connection
  * @param load               CPU shares of the measured part, or null
- * @param loadEvents         requests completed while the load was measured (the per-event figures' denominator)
+ * @param loadEvents         events answered (any outcome) while the load was measured: the per-event figures'
+ *                           denominator
  * @param nodeSched          the node's threads over the measured part: {on-CPU ns, waiting-for-a-CPU ns, times
  *                           given a CPU}, or null (remote node)
  * @param injectorSched      the same for the injector's process (with an in-process node: both)
  * @param busiestThreads     the node's busiest threads over the measured part (share of one core)
+ * @param allocation         the node's heap allocation and GC over the measured part, or null (no JMX)
  * @param perSecond          per-second figures of the measured part
  * @param measureStartWallMs wall-clock time of the start of the measured part
  * @param bytesPerEvent      mean JSON body size
  */
-record RunFigures(double rate, double achievedRate, double replyRate, int events, int unsent, int warmupEvents,
+record RunFigures(double rate, int batch, double achievedRate, double replyRate, int events, int unsent, int warmupEvents,
                   int warmupSent, int lost, ReplyTally tally, Histogram latency, Histogram warmupLatency, Histogram lag,
                   long blockedSends, MachineLoad.Shares load, long loadEvents, long[] nodeSched, long[] injectorSched,
-                  List<String> busiestThreads, List<OpenLoopInjector.Second> perSecond, long measureStartWallMs,
+                  List<String> busiestThreads, AllocationFigures allocation, List<OpenLoopInjector.Second> perSecond, long measureStartWallMs,
                   double bytesPerEvent) {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
@@ -50,6 +54,25 @@ record RunFigures(double rate, double achievedRate, double replyRate, int events
     /** {@code sched[i]} per request completed in the measured part, in µs for times; -1 when unknown. */
     double perEvent(long[] sched, int i) {
         return sched == null || loadEvents <= 0 ? -1 : sched[i] / (double) loadEvents / (i < 2 ? 1e3 : 1);
+    }
+
+    /**
+     * The node process's CPU time (user + sys, {@code /proc/<pid>/stat} through {@code ProcessHandle})
+     * per event answered in the measured part, in µs; -1 when unknown (a remote or in-process node).
+     */
+    double nodeCpuUsPerEvent() {
+        return load == null || load.nodeCpuNs() < 0 || loadEvents <= 0 ? -1 : load.nodeCpuNs() / 1e3 / loadEvents;
+    }
+
+    /** The same for this (injector) process; with an in-process node, node and injector together. */
+    double injectorCpuUsPerEvent() {
+        return load == null || load.injectorCpuNs() < 0 || loadEvents <= 0 ? -1
+                : load.injectorCpuNs() / 1e3 / loadEvents;
+    }
+
+    /** The node's heap allocation per event answered in the measured part, or -1 when unknown. */
+    double nodeAllocBytesPerEvent() {
+        return allocation == null ? -1 : allocation.bytesPerEvent();
     }
 
     long non200() {
@@ -74,11 +97,16 @@ record RunFigures(double rate, double achievedRate, double replyRate, int events
         return CLOCK.format(Instant.ofEpochMilli(measureStartWallMs + sinceMeasureStartNs / 1_000_000));
     }
 
-    /** One JSON object: {@code head} (the configuration's fields, without braces) and the figures. */
+    /**
+     * One JSON object: {@code head} (the configuration's fields, without braces) and the figures, the
+     * measured latencies last as an encoded histogram ({@link HistogramText}) for plotting again.
+     */
     String json(String head) {
         SlowReplies slow = tally.slowReplies();
         MachineLoad.Shares l = load;
-        return String.format(Locale.ROOT, "{%s,\"rate\":%.0f,\"achievedRate\":%.1f,\"replyRate\":%.1f,\"events\":%d,"
+        return String.format(Locale.ROOT, "{%s,\"rate\":%.0f,\"batch\":%d,\"nodeProcessCpuUsPerEvent\":%.1f,"
+                        + "\"injectorProcessCpuUsPerEvent\":%.1f,\"nodeAllocBytesPerEvent\":%.1f,%s"
+                        + "\"achievedRate\":%.1f,\"replyRate\":%.1f,\"events\":%d,"
                         + "\"warmupEvents\":%d,\"warmupSent\":%d,\"ok\":%d,\"errors\":%d,\"non200\":{%s},\"timeouts\":%d,"
                         + "\"unreachable\":%d,\"otherFailures\":%d,\"lost\":%d,\"unsent\":%d,\"warmupErrors\":%d,"
                         + "\"late\":%d,\"duplicates\":%d,\"checked\":%d,\"checkFailures\":%d,"
@@ -89,8 +117,10 @@ record RunFigures(double rate, double achievedRate, double replyRate, int events
                         + "\"injectorCpuUsPerEvent\":%.1f,\"injectorSwitchesPerEvent\":%.2f,"
                         + "\"cpus\":%d,\"machineBusy\":%.3f,\"nodeCpu\":%.3f,\"injectorCpu\":%.3f,\"otherCpu\":%.3f,"
                         + "\"load1Start\":%.2f,\"load1End\":%.2f,\"injectorGcCount\":%d,\"injectorGcMs\":%d,"
-                        + "\"measureStart\":\"%s\",\"perSecondP99Ms\":[%s],\"perSecondMaxMs\":[%s]}",
-                head, rate, achievedRate, replyRate, events, warmupEvents, warmupSent, latency.getTotalCount(), errors(),
+                        + "\"measureStart\":\"%s\",\"perSecondP99Ms\":[%s],\"perSecondMaxMs\":[%s],",
+                head, rate, batch, nodeCpuUsPerEvent(), injectorCpuUsPerEvent(), nodeAllocBytesPerEvent(),
+                allocation == null ? "" : allocation.json() + ",",
+                achievedRate, replyRate, events, warmupEvents, warmupSent, latency.getTotalCount(), errors(),
                 tally.statuses().entrySet().stream().map(e -> "\"" + e.getKey() + "\":" + e.getValue())
                         .collect(Collectors.joining(",")),
                 tally.timeouts.sum(), tally.unreachable.sum(), tally.otherFailures.sum(), lost, unsent,
@@ -105,7 +135,7 @@ record RunFigures(double rate, double achievedRate, double replyRate, int events
                 l == null ? -1 : l.load1Before(), l == null ? -1 : l.load1After(), l == null ? -1 : l.injectorGcCount(),
                 l == null ? -1 : l.injectorGcMs(), Instant.ofEpochMilli(measureStartWallMs),
                 series(OpenLoopInjector.Second::p99Ms), series(OpenLoopInjector.Second::maxMs))
-                .replace("NaN", "null");
+                .replace("NaN", "null") + "\"latencyHistogram\":\"" + HistogramText.encode(latency) + "\"}";
     }
 
     private String series(ToDoubleFunction<OpenLoopInjector.Second> value) {
