@@ -92,7 +92,8 @@ public final class Main {
         @Override
         public Integer call() {
             PrintWriter err = spec.commandLine().getErr();
-            err.println("railgun: missing command: " + String.join(", ", spec.subcommands().keySet()));
+            err.println("railgun: missing command: " + String.join(", ",
+                    spec.subcommands().keySet().stream().filter(name -> !name.equals("help")).toList()));
             spec.commandLine().usage(err);
             return EXIT_CONFIG;
         }

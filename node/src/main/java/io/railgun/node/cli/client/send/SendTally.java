@@ -66,9 +66,9 @@ final class SendTally {
     /** {@code 10,000 events in 3.2 s (3,125 events/s): 9,990 counted, 10 duplicates, 0 dropped late}. */
     String summary(long elapsedNanos) {
         double seconds = elapsedNanos / 1e9;
-        String text = String.format(Locale.ROOT, "%,d events in %.1f s (%,d events/s): %,d counted, %,d %s, %,d dropped late",
-                sent, seconds, seconds > 0 ? Math.round(sent / seconds) : 0, counted, duplicates,
-                duplicates == 1 ? "duplicate" : "duplicates", droppedLate);
+        String text = String.format(Locale.ROOT, "%,d %s in %.1f s (%,d events/s): %,d counted, %,d %s, %,d dropped late",
+                sent, sent == 1 ? "event" : "events", seconds, seconds > 0 ? Math.round(sent / seconds) : 0, counted,
+                duplicates, duplicates == 1 ? "duplicate" : "duplicates", droppedLate);
         if (retriedBatches > 0) {
             text += String.format(Locale.ROOT, "; %,d %s sent again after a 503 or timeout", retriedBatches,
                     retriedBatches == 1 ? "batch" : "batches");
