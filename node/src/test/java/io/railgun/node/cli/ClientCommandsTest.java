@@ -2,6 +2,7 @@ package io.railgun.node.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.railgun.node.SelfSignedKeystore;
 import io.railgun.node.cli.client.ClientContext;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -49,9 +50,13 @@ class ClientCommandsTest {
     }
 
     private int run(String... args) {
+        return run(Map.of("RAILGUN_URL", node.url()), args);
+    }
+
+    private int run(Map<String, String> env, String... args) {
         out = new StringWriter();
         err = new StringWriter();
-        var context = new ClientContext(Map.of("RAILGUN_URL", node.url()),
+        var context = new ClientContext(env,
                 () -> new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), () -> false, () -> false);
         var cl = Main.commandLine(Map.of(), config -> {
             throw new IllegalStateException("no node here");
@@ -161,6 +166,21 @@ class ClientCommandsTest {
     }
 
     @Test
+    void theNodesKeystoreGivesHttpsTrustingItsSelfSignedCertificate() throws Exception {
+        Path keystore = dir.resolve("node.p12");
+        SelfSignedKeystore.create(keystore, "changeit");
+        try (var https = new FakeNode(keystore, "changeit")) {
+            Map<String, String> env = Map.of("RAILGUN_TLS_KEYSTORE", keystore.toString(),
+                    "RAILGUN_TLS_KEYSTORE_PASSWORD", "changeit", "RAILGUN_PORT", Integer.toString(https.port()));
+            assertThat(run(env, "streams", "list")).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("payments");
+            // without the keystore the certificate is not trusted: no connection
+            assertThat(run(Map.of(), "streams", "list", "--url", https.url())).isEqualTo(3);
+            assertThat(err.toString()).contains("TLS failed").contains("--tls-keystore");
+        }
+    }
+
+    @Test
     void aBadCommandLineIsExitCode2() {
         assertThat(run("read", "payments")).isEqualTo(2);
         assertThat(err.toString()).contains("Missing required parameter: 'METRIC'");
@@ -186,7 +206,7 @@ class ClientCommandsTest {
     void theProgressBarCanBeForcedOnAndEndsErased() throws IOException {
         assertThat(run("send", "payments", csv(3).toString(), "--progress", "--output", dir.resolve("r").toString()))
                 .isZero();
-        assertThat(err.toString()).contains("\r[").contains("3/3").contains("\rrailgun send: sent 3 events");
+        assertThat(err.toString()).contains("\r[").contains("/3 ").contains("\rrailgun send: sent 3 events");
     }
 
     @Test

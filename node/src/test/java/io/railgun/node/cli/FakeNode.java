@@ -6,7 +6,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -49,8 +57,29 @@ final class FakeNode implements AutoCloseable {
         server.start();
     }
 
+    /** Over HTTPS with the certificate of a PKCS12 keystore. */
+    FakeNode(Path keystore, String password) throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            store.load(in, password.toCharArray());
+        }
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(store, password.toCharArray());
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(keys.getKeyManagers(), null, null);
+        HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        https.setHttpsConfigurator(new HttpsConfigurator(tls));
+        server = https;
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    int port() {
+        return server.getAddress().getPort();
+    }
+
     String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return (server instanceof HttpsServer ? "https" : "http") + "://127.0.0.1:" + port();
     }
 
     synchronized void then(Answer answer) {
