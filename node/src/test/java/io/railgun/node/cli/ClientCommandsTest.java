@@ -146,6 +146,18 @@ class ClientCommandsTest {
     }
 
     @Test
+    void anUnwritableOutputOrAnInputThatIsNotUtf8IsAUsageError() throws IOException {
+        Path output = dir.resolve("no-such-dir").resolve("replies.ndjson");
+        assertThat(run("send", "payments", csv(2).toString(), "--output", output.toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("railgun send: cannot write the replies to " + output
+                + ": no such file or directory\n");
+        Path latin1 = Files.write(dir.resolve("latin1.csv"), (HEADER + "\u00e9t\u00e9,1,c1,2\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(run("send", "payments", latin1.toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("railgun send: cannot read " + latin1 + ": not UTF-8 text\n");
+    }
+
+    @Test
     void theNodesErrorIsExitCode1WithItsCodeAndMessage() {
         assertThat(run("streams", "show", "nope")).isEqualTo(1);
         assertThat(err.toString()).isEqualTo("railgun streams show: unknown_stream (HTTP 404): no stream at"

@@ -17,6 +17,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Writer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -100,6 +101,15 @@ public final class SendCommand extends ClientCommand {
             failure = sender.run(reader);
         } catch (InputException e) {
             throw CommandFailure.usage(where(e.line()) + ": " + e.getMessage());
+        } catch (IOException e) {
+            // the input or the replies' file, not the node (whose failures are RailgunExceptions)
+            String reason = e instanceof CharacterCodingException ? "not UTF-8 text"
+                    : e instanceof NoSuchFileException ? "no such file or directory" : String.valueOf(e.getMessage());
+            String what = e instanceof NoSuchFileException missing && output != null
+                    && Path.of(output).equals(Path.of(missing.getFile())) ? "cannot write the replies to " + output
+                    : "cannot read " + (stdin ? "standard input" : file);
+            throw new CommandFailure(tally.sent() == 0 ? ExitCode.USAGE : ExitCode.PARTIAL, what + ": " + reason
+                    + (tally.sent() == 0 ? "" : " (after " + tally.summary(System.nanoTime() - startNs) + ")"));
         } finally {
             if (progress != null) {
                 progress.finish();
