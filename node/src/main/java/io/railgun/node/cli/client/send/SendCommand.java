@@ -23,12 +23,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code railgun send STREAM [FILE|-]}: sends events from NDJSON or CSV through
  * {@code POST /v1/streams/STREAM/events:batch} ({@link BatchSender}), writes the replies as NDJSON,
- * draws a progress bar when stderr is a terminal and ends with a summary line on stderr. Runs on
- * the main thread.
+ * draws a progress bar when stderr is a terminal and ends with a summary line on stderr; on Ctrl-C
+ * (SIGINT, SIGTERM) a shutdown hook prints what was sent so far. Runs on the main thread.
  */
 @Command(name = "send", header = "Send events from an NDJSON or CSV file (or standard input) in batches;"
         + " write the replies as NDJSON.",
@@ -95,6 +96,18 @@ public final class SendCommand extends ClientCommand {
         var tally = new SendTally();
         ProgressBar progress = showProgress ? new ProgressBar(err(), total, System::nanoTime) : null;
         BatchSender.Failure failure;
+        var finished = new AtomicBoolean();
+        Thread interrupted = new Thread(() -> {
+            if (!finished.get()) {
+                if (progress != null) {
+                    progress.finish();
+                }
+                err().println(name() + ": interrupted after " + tally.summary(System.nanoTime() - startNs)
+                        + ". Send the input again to go on: events already counted answer duplicate and count once");
+                err().flush();
+            }
+        }, "railgun-send-interrupted");
+        Runtime.getRuntime().addShutdownHook(interrupted);
         try (EventReader reader = open(stdin, eventFormat, spec); Writer replies = replies()) {
             var sender = new BatchSender(client, stream, batchSize, concurrency, retries,
                     new ReplyWriter(replies, spec.fields().get(spec.eventId()) == FieldType.LONG), tally, progress);
@@ -111,6 +124,8 @@ public final class SendCommand extends ClientCommand {
             throw new CommandFailure(tally.sent() == 0 ? ExitCode.USAGE : ExitCode.PARTIAL, what + ": " + reason
                     + (tally.sent() == 0 ? "" : " (after " + tally.summary(System.nanoTime() - startNs) + ")"));
         } finally {
+            finished.set(true);
+            removeHook(interrupted);
             if (progress != null) {
                 progress.finish();
             }
@@ -121,6 +136,14 @@ public final class SendCommand extends ClientCommand {
             return ExitCode.OK;
         }
         return SendFailures.report(failure, tally, elapsedNs, target, name(), stdin ? "standard input" : file, err());
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // Ctrl-C came as the sending ended: the hook runs and finds it finished
+        }
     }
 
     private EventFormat format(boolean stdin) {

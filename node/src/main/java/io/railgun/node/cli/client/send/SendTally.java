@@ -15,14 +15,16 @@ import java.util.Set;
  * answer: those events now answer {@code duplicate}. They are counted here as counted, not as
  * duplicates, unless the same id came earlier in the same batch (then it is a real duplicate). A
  * duplicate of an id sent by an earlier run of {@code send}, in a batch sent again, is counted as
- * counted too: the node cannot tell the two apart. Used by the sending thread only.
+ * counted too: the node cannot tell the two apart. Written by the sending thread only; the
+ * shutdown hook of an interrupted {@code send} reads it too (volatile fields: its counts may be a
+ * batch behind, and each other's by an event).
  */
 final class SendTally {
-    private long sent;
-    private long counted;
-    private long duplicates;
-    private long droppedLate;
-    private long retriedBatches;
+    private volatile long sent;
+    private volatile long counted;
+    private volatile long duplicates;
+    private volatile long droppedLate;
+    private volatile long retriedBatches;
 
     /** Adds the replies of one batch; {@code retried}: it was answered at a second or later attempt. */
     void add(List<EventReply> replies, boolean retried) {
