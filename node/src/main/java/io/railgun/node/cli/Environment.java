@@ -33,6 +33,18 @@ public final class Environment {
         return read(env, BrokerSettings.ALL, false);
     }
 
+    /**
+     * The variables of the client commands: those of {@code start} (host, port, tokens, TLS, config
+     * file; the ones a client has no use for are read and ignored) and {@code RAILGUN_URL}. Kafka
+     * client properties are left alone.
+     */
+    public static ConfigLayer forClient(Map<String, String> env) {
+        List<Setting<?>> settings = new ArrayList<>(StartSettings.ALL);
+        settings.add(StartSettings.CONFIG);
+        settings.addAll(ClientSettings.ALL);
+        return read(env, settings, false);
+    }
+
     /** Every variable some command reads, for error messages and docs. */
     public static Set<String> knownNames() {
         Set<String> names = new TreeSet<>();
@@ -93,6 +105,7 @@ public final class Environment {
         List<Setting<?>> all = new ArrayList<>(StartSettings.ALL);
         all.add(StartSettings.CONFIG);
         all.addAll(BrokerSettings.ALL);
+        all.addAll(ClientSettings.ALL);
         return all;
     }
 }

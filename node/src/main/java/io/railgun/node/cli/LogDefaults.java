@@ -10,11 +10,24 @@ import org.slf4j.LoggerFactory;
  * everywhere, which buries the node's lines under Kafka's and the JDK's. Then the root is INFO and
  * Kafka (clients and the embedded broker) WARN. A {@code logback.xml} on the classpath, or
  * {@code -Dlogback.configurationFile=...} in {@code RAILGUN_JAVA_OPTS}, takes over entirely.
- * Called once by {@link Main#main} before anything logs.
+ * Called once by {@link Main#main} before anything logs; {@link #quiet()} instead for the client
+ * commands.
  */
 final class LogDefaults {
 
     private LogDefaults() {
+    }
+
+    /**
+     * For the client commands, which print their own results: only warnings and errors, whatever
+     * {@code logback.xml} says, unless {@code -Dlogback.configurationFile} takes over.
+     */
+    static void quiet() {
+        if (System.getProperty("logback.configurationFile") == null
+                && LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.WARN);
+            context.getLogger("io.railgun").setLevel(Level.WARN);
+        }
     }
 
     static void apply() {

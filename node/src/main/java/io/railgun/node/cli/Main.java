@@ -2,6 +2,8 @@ package io.railgun.node.cli;
 
 import io.railgun.node.Node;
 import io.railgun.node.broker.EmbeddedBroker;
+import io.railgun.node.cli.client.ClientCommands;
+import io.railgun.node.cli.client.ClientContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -13,8 +15,11 @@ import java.util.concurrent.Callable;
 
 /**
  * The entry point of {@code ./railgun} (SPEC §2): {@code railgun start}, {@code railgun broker},
- * {@code railgun help COMMAND}, {@code --help}, {@code --version}. Exit codes: 0 done, 1 start-up
- * failure, 2 bad command line or configuration (one line on stderr, no stack trace).
+ * the client commands over the HTTP API ({@code streams}, {@code metrics}, {@code send},
+ * {@code read}: {@link ClientCommands}), {@code railgun help COMMAND}, {@code --help},
+ * {@code --version}. Exit codes: 0 done, 1 start-up failure (client commands: the node's error),
+ * 2 bad command line or configuration (one line on stderr, no stack trace); the client commands
+ * add 3 and 4 ({@link io.railgun.node.cli.client.ExitCode}).
  */
 public final class Main {
     static final int EXIT_OK = 0;
@@ -27,7 +32,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        LogDefaults.apply();
+        if (args.length > 0 && ClientCommands.NAMES.contains(args[0])) {
+            LogDefaults.quiet();
+        } else {
+            LogDefaults.apply();
+        }
         int code = commandLine(System.getenv(), Node::start,
                 (dataDir, port) -> EmbeddedBroker.start(dataDir, port, Map.of())).execute(args);
         // During a shutdown (SIGTERM) this blocks until the hooks are done, and the JVM exits then.
@@ -40,6 +49,12 @@ public final class Main {
      */
     static CommandLine commandLine(Map<String, String> env, StartCommand.NodeLauncher nodes,
                                    BrokerCommand.BrokerLauncher brokers) {
+        return commandLine(env, nodes, brokers, ClientContext.system(env));
+    }
+
+    /** As above, with the client commands' standard input and terminals injected too. */
+    static CommandLine commandLine(Map<String, String> env, StartCommand.NodeLauncher nodes,
+                                   BrokerCommand.BrokerLauncher brokers, ClientContext client) {
         var root = new Root();
         CommandSpec top = CommandSpec.wrapWithoutInspection(root);
         root.spec = top;
@@ -56,6 +71,8 @@ public final class Main {
         var cl = new CommandLine(top);
         cl.addSubcommand("start", new CommandLine(new StartCommand(env, nodes).spec()));
         cl.addSubcommand("broker", new CommandLine(new BrokerCommand(env, brokers).spec()));
+        // before the handlers below: picocli gives them to the subcommands present when they are set
+        ClientCommands.addTo(cl, client);
         cl.addSubcommand("help", new CommandLine.HelpCommand());
         cl.setExpandAtFiles(false);
         cl.setParameterExceptionHandler(Main::badArguments);
@@ -75,7 +92,8 @@ public final class Main {
         @Override
         public Integer call() {
             PrintWriter err = spec.commandLine().getErr();
-            err.println("railgun: missing command: start or broker");
+            err.println("railgun: missing command: " + String.join(", ",
+                    spec.subcommands().keySet().stream().filter(name -> !name.equals("help")).toList()));
             spec.commandLine().usage(err);
             return EXIT_CONFIG;
         }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** "Did you mean" for mistyped keys and variables: the closest valid name by edit distance. */
-final class Suggestions {
+/** "Did you mean" for mistyped keys, variables and fields: the closest valid name by edit distance. */
+public final class Suggestions {
 
     private Suggestions() {
     }
@@ -26,7 +26,7 @@ final class Suggestions {
     }
 
     /** The valid name nearest to {@code name} when it is close enough to be a typo, else null. */
-    static String closest(String name, Collection<String> valid) {
+    public static String closest(String name, Collection<String> valid) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String v : valid) {

@@ -11,7 +11,7 @@ import java.util.Properties;
  * property {@code railgun.version} (set by {@code ./railgun} from the root pom), else the jar's
  * manifest or Maven metadata, else {@code development build}.
  */
-final class VersionProvider implements IVersionProvider {
+public final class VersionProvider implements IVersionProvider {
     static final String PROPERTY = "railgun.version";
 
     @Override

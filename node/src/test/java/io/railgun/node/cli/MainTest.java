@@ -100,7 +100,7 @@ class MainTest {
     @Test
     void noCommandIsAUsageError() {
         assertThat(run(Map.of())).isEqualTo(2);
-        assertThat(err.toString()).startsWith("railgun: missing command: start or broker").contains("Commands:");
+        assertThat(err.toString()).startsWith("railgun: missing command: start, broker, streams, metrics, send, read\n").contains("Commands:");
     }
 
     @Test
