@@ -46,7 +46,7 @@ class MainTest {
                     launched.set(config);
                     throw new IllegalStateException("the fake node does not start");
                 },
-                (dataDir, port) -> {
+                (dataDir, port, overrides) -> {
                     launched.set(dataDir);
                     throw new UncheckedIOException(new IOException("socket server failed",
                             new BindException("Address already in use")));
