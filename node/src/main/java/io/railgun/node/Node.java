@@ -26,6 +26,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -95,7 +96,7 @@ public final class Node implements AutoCloseable {
             bootstrap = broker.bootstrapServers();
             if (credentials != null) {
                 // the user's properties still come last: they may tune (or, knowingly, replace) these
-                Map<String, String> merged = new java.util.LinkedHashMap<>(credentials.clientProperties());
+                Map<String, String> merged = new LinkedHashMap<>(credentials.clientProperties());
                 merged.putAll(config.kafkaProperties());
                 kafkaProperties = merged;
             }
