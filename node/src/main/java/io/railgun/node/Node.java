@@ -2,6 +2,7 @@ package io.railgun.node;
 
 import io.railgun.node.backend.ProcessorUnit;
 import io.railgun.node.backend.UnitStats;
+import io.railgun.node.broker.BrokerCredentials;
 import io.railgun.node.broker.EmbeddedBroker;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.ControlLog;
@@ -13,6 +14,7 @@ import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.LocalReplies;
 import io.railgun.node.messaging.Topics;
+import io.railgun.node.security.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -24,6 +26,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,7 +43,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * One Railgun node (paper §3): front-end, back-end (processor units running tasks) and messaging
  * layer in one process, over an external Kafka cluster or an embedded single-node broker.
  *
- * <p>Start-up: lock the data directory, start the embedded broker (when no {@code --kafka}), create
+ * <p>Start-up: make the data directory owner-only ({@link OwnerOnly}) and lock it, start the
+ * embedded broker (when no {@code --kafka}; with SASL when tokens are set), create
  * the control and reply topics, load the catalog from the control topic, start the processor units
  * (they join the task group and restore their tasks), then serve HTTP.
  */
@@ -83,15 +87,26 @@ public final class Node implements AutoCloseable {
         }
         Path data = config.dataDir().toAbsolutePath();
         resources.add(lockDataDir(data));
+        Map<String, String> kafkaProperties = config.kafkaProperties();
         if (config.kafka() == null) {
-            broker = EmbeddedBroker.start(data, config.brokerPort(), Map.of());
+            BrokerCredentials credentials = brokerCredentials(data);
+            broker = EmbeddedBroker.start(data, config.brokerPort(),
+                    credentials == null ? Map.of() : credentials.brokerOverrides());
             resources.add(broker);
             bootstrap = broker.bootstrapServers();
-            LOG.log(System.Logger.Level.INFO, "embedded Kafka broker (KRaft) at {0}", bootstrap);
+            if (credentials != null) {
+                // the user's properties still come last: they may tune (or, knowingly, replace) these
+                Map<String, String> merged = new LinkedHashMap<>(credentials.clientProperties());
+                merged.putAll(config.kafkaProperties());
+                kafkaProperties = merged;
+            }
+            LOG.log(System.Logger.Level.INFO, "embedded Kafka broker (KRaft) at {0}{1}", bootstrap, credentials == null
+                    ? " (PLAINTEXT: no tokens are set, so every local process may use the HTTP API as well)"
+                    : " (SASL/PLAIN; clients authenticate with " + credentials.file() + ")");
         } else {
             bootstrap = config.kafka();
         }
-        KafkaSettings kafka = new KafkaSettings(bootstrap, config.kafkaProperties(), config.nodeId());
+        KafkaSettings kafka = new KafkaSettings(bootstrap, kafkaProperties, config.nodeId());
         Admin admin = Admin.create(kafka.admin());
         resources.add(admin);
         short replication = topicReplication(admin);
@@ -262,10 +277,30 @@ public final class Node implements AutoCloseable {
         terminated.countDown();
     }
 
+    /**
+     * The embedded broker's credentials when tokens are set, else null: with tokens, the HTTP API
+     * refuses anonymous callers, and the broker must not let them read the catalog or produce events
+     * that are counted; without tokens anyone who can reach the broker (this machine) can reach the
+     * API too.
+     */
+    private BrokerCredentials brokerCredentials(Path data) {
+        if (config.ingestToken() == null && config.adminToken() == null) {
+            return null;
+        }
+        try {
+            return BrokerCredentials.loadOrCreate(data);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the embedded broker's credentials cannot be kept in " + data + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     private static AutoCloseable lockDataDir(Path data) {
         try {
-            Files.createDirectories(data);
-            FileChannel channel = FileChannel.open(data.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            OwnerOnly.prepareDataDir(data);
+            Path lockFile = data.resolve(".lock");
+            FileChannel channel = FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+                    OwnerOnly.fileAttributes(lockFile));
             FileLock lock = channel.tryLock();
             if (lock == null) {
                 channel.close();

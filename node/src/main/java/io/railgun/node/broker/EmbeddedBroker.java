@@ -1,5 +1,6 @@
 package io.railgun.node.broker;
 
+import io.railgun.node.security.OwnerOnly;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -9,7 +10,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,21 +31,26 @@ import org.slf4j.LoggerFactory;
  * broker} (SPEC §2).
  *
  * <p><b>Storage.</b> Everything lives in {@code dataDir/kafka}, which is both the log dir and the
- * metadata log dir. On first start the directory is formatted like {@code kafka-storage.sh format}
+ * metadata log dir. {@code dataDir} is prepared by {@link OwnerOnly#prepareDataDir} first: created
+ * {@code rwx------} (or tightened), with the process umask set so that the broker's files are
+ * {@code rw-------}. On first start the directory is formatted like {@code kafka-storage.sh format}
  * does ({@link Formatter}: a new random cluster id, node id 1, static quorum, the
  * latest production {@code metadata.version}); the cluster id is persisted in its
  * {@code meta.properties}. Later starts find that file and reuse the directory with all topics,
  * offsets and metadata kept.
  *
- * <p><b>Listeners.</b> Both bind to the loopback interface only:
+ * <p><b>Listeners.</b> Both bind to the loopback interface only, PLAINTEXT unless overridden:
  * <ul>
- *   <li>{@value #CLIENT_LISTENER} on {@code 127.0.0.1:port}, PLAINTEXT, also the inter-broker
- *       listener; {@link #bootstrapServers()} names it.</li>
+ *   <li>{@value #CLIENT_LISTENER} on {@code 127.0.0.1:port}, also the inter-broker listener;
+ *       {@link #bootstrapServers()} names it.</li>
  *   <li>{@value #CONTROLLER_LISTENER} on a free loopback port picked at every start (the quorum is
  *       static, {@code controller.quorum.voters=1@127.0.0.1:thatPort}, so the port may change
- *       between starts). Keep it PLAINTEXT when overriding the protocol map: only this process
- *       connects to it, and SASL there would need controller-side credentials too.</li>
+ *       between starts). Only this process needs it, but any local process can reach it, and a
+ *       controller answers admin requests (create and delete topics, alter configs) sent to it
+ *       directly: a secured broker secures it too.</li>
  * </ul>
+ * {@link BrokerCredentials#brokerOverrides()} makes both take SASL/PLAIN only, with one generated
+ * user (a node with tokens, {@code ./railgun broker --sasl}).
  * A free port is found by binding port 0 and releasing it before Kafka binds it; if another
  * process takes it in between, start-up is retried with new ports (three attempts in all).
  *
@@ -76,7 +81,7 @@ import org.slf4j.LoggerFactory;
  *       ~600,000 distinct keys per cleaning pass.</li>
  * </ul>
  *
- * <p><b>Overrides</b> are broker properties applied last, over all of the above. To secure the
+ * <p><b>Overrides</b> are broker properties applied last, over all of the above. To secure only the
  * client listener, change its protocol and add the SASL settings, e.g. for SASL/PLAIN:
  * {@code listener.security.protocol.map=CLIENT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT},
  * {@code sasl.enabled.mechanisms=PLAIN}, {@code sasl.mechanism.inter.broker.protocol=PLAIN} and
@@ -114,12 +119,14 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final int port;
+    private final int controllerPort;
     private final String clusterId;
     private boolean closed;
 
-    private EmbeddedBroker(KafkaRaftServer server, int port, String clusterId) {
+    private EmbeddedBroker(KafkaRaftServer server, int port, int controllerPort, String clusterId) {
         this.server = server;
         this.port = port;
+        this.controllerPort = controllerPort;
         this.clusterId = clusterId;
     }
 
@@ -127,7 +134,7 @@ public final class EmbeddedBroker implements AutoCloseable {
      * Starts a broker with its data in {@code dataDir/kafka}, formatting that directory on first use,
      * and returns once it accepts clients.
      *
-     * @param dataDir   the node's data directory; created if missing
+     * @param dataDir   the node's data directory; created (owner-only) if missing
      * @param port      the client listener's port on 127.0.0.1, or 0 for a free one
      * @param overrides broker properties applied after Railgun's (see the class comment)
      * @throws IllegalArgumentException if the port is out of range or an override sets a key the broker owns
@@ -144,9 +151,10 @@ public final class EmbeddedBroker implements AutoCloseable {
                     + " from its overrides (to secure the client listener, set listener.security.protocol.map="
                     + CLIENT_LISTENER + ":SASL_PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT and the sasl.* settings)");
         }
-        Path logDir = dataDir.toAbsolutePath().normalize().resolve("kafka");
+        Path logDir = dataDir.toAbsolutePath().normalize().resolve(OwnerOnly.KAFKA_DIR);
         try {
-            Files.createDirectories(logDir);
+            OwnerOnly.prepareDataDir(dataDir);
+            OwnerOnly.createDirectories(logDir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the Kafka data directory " + logDir, e);
         }
@@ -178,7 +186,7 @@ public final class EmbeddedBroker implements AutoCloseable {
             }
             LOG.info("Kafka broker started on {}:{} in {} ms (cluster {}, data in {})", HOST, clientPort,
                     (System.nanoTime() - startNs) / 1_000_000, clusterId, logDir);
-            return new EmbeddedBroker(server, clientPort, clusterId);
+            return new EmbeddedBroker(server, clientPort, controllerPort, clusterId);
         }
     }
 
@@ -190,6 +198,11 @@ public final class EmbeddedBroker implements AutoCloseable {
     /** The client listener's actual port (the one picked when 0 was asked). */
     public int port() {
         return port;
+    }
+
+    /** The controller listener's port on 127.0.0.1 (for tests of its security). */
+    int controllerPort() {
+        return controllerPort;
     }
 
     /** The cluster id generated when the data directory was formatted, stable across restarts. */

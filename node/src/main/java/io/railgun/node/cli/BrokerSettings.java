@@ -1,5 +1,6 @@
 package io.railgun.node.cli;
 
+import io.railgun.node.broker.BrokerCredentials;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -19,7 +20,13 @@ public final class BrokerSettings {
                     "Port on 127.0.0.1; 0 picks a free one")
             .withEnvVar("RAILGUN_BROKER_PORT");
 
-    public static final List<Setting<?>> ALL = List.of(DATA_DIR, PORT);
+    public static final Setting<Boolean> SASL = Setting.of("sasl", "true|false", ValueTypes.BOOLEAN, false,
+                    "Both listeners take SASL/PLAIN only, as one user whose credentials are generated in the data"
+                            + " directory (" + BrokerCredentials.FILE + ", a Kafka client configuration) and printed"
+                            + " as the --kafka-property flags of the nodes")
+            .withEnvVar("RAILGUN_BROKER_SASL");
+
+    public static final List<Setting<?>> ALL = List.of(DATA_DIR, PORT, SASL);
 
     private BrokerSettings() {
     }

@@ -108,11 +108,15 @@ final class CommandSpecs {
     }
 
     private static OptionSpec option(Setting<?> s) {
-        return OptionSpec.builder(s.flag())
+        OptionSpec.Builder b = OptionSpec.builder(s.flag())
                 .paramLabel(s.paramLabel())
                 .type(String.class)
-                .description(s.description() + ". Default: " + s.defaultDisplay() + ". Env: " + s.envVar() + ".")
-                .build();
+                .description(s.description() + ". Default: " + s.defaultDisplay() + ". Env: " + s.envVar() + ".");
+        if (s.type() == ValueTypes.BOOLEAN) {
+            // --sasl alone means --sasl=true
+            b.arity("0..1").fallbackValue("true");
+        }
+        return b.build();
     }
 
     private static OptionSpec fileOption(Setting<?> s) {

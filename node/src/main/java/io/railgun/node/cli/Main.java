@@ -38,7 +38,7 @@ public final class Main {
             LogDefaults.apply();
         }
         int code = commandLine(System.getenv(), Node::start,
-                (dataDir, port) -> EmbeddedBroker.start(dataDir, port, Map.of())).execute(args);
+                EmbeddedBroker::start).execute(args);
         // During a shutdown (SIGTERM) this blocks until the hooks are done, and the JVM exits then.
         System.exit(code);
     }

@@ -1,6 +1,7 @@
 package io.railgun.node.cli;
 
 import io.railgun.node.NodeConfig;
+import io.railgun.node.security.OwnerOnly;
 
 import java.io.IOException;
 import java.net.BindException;
@@ -40,10 +41,10 @@ final class StartupChecks {
         return problem;
     }
 
-    /** Creates {@code dir} if needed; null when it is a writable directory, else the problem. */
+    /** Creates {@code dir} if needed (owner-only); null when it is a writable directory, else the problem. */
     static String dataDir(Path dir, String flag) {
         try {
-            Files.createDirectories(dir);
+            OwnerOnly.createDirectories(dir);
         } catch (IOException e) {
             return "cannot create the data directory " + dir.toAbsolutePath() + ": " + Failures.reason(e)
                     + " (choose another with " + flag + ")";

@@ -30,6 +30,13 @@ public final class ValueTypes {
         return port;
     };
 
+    /** {@code true} or {@code false}, ignoring case; a flag given without a value is {@code true}. */
+    public static final ValueType<Boolean> BOOLEAN = text -> switch (text.strip().toLowerCase(java.util.Locale.ROOT)) {
+        case "true" -> Boolean.TRUE;
+        case "false" -> Boolean.FALSE;
+        default -> throw new IllegalArgumentException("not true or false");
+    };
+
     /** A whole number of at least 1. */
     public static final ValueType<Integer> POSITIVE_INT = text -> {
         int n = parseInt(text, "not a whole number of at least 1");

@@ -80,7 +80,8 @@ public final class FrontEnd implements AutoCloseable {
      *
      * @return true when the stream was created, false when an existing stream was changed or left as it was
      * @throws ApiException 409 on an incompatible change (a field's type changed or removed, other
-     *                      attributes changed)
+     *                      attributes changed), or for a new stream whose topics Kafka would confuse with
+     *                      existing ones ({@link TopicNameClash})
      */
     public boolean putStream(StreamDefinition definition) {
         synchronized (ddl) {
@@ -88,6 +89,7 @@ public final class FrontEnd implements AutoCloseable {
                 StreamEntry current = catalog.stream(definition.name());
                 if (current == null) {
                     StreamEntry created = new StreamEntry(definition, newGeneration(), 1, List.of());
+                    TopicNameClash.refuse(created, catalog.streams(), admin, timeoutMs);
                     createTopics(created);
                     if (publish(created.name(), CatalogCodec.encode(created, 0))) {
                         List<String> topics = new ArrayList<>();

@@ -13,7 +13,6 @@ import io.railgun.node.frontend.ApiException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,9 +31,10 @@ import java.util.Map;
  *   <li>{@code long}: an integer in the 64-bit range; a decimal number is accepted only when it is
  *       whole ({@code 3.0}, {@code 1e3}: many JSON writers print whole doubles that way), {@code 1.5}
  *       is refused;
- *   <li>{@code timestamp}: epoch milliseconds as for {@code long}, or an ISO-8601 string with
- *       {@code Z} or an offset ({@code "2024-01-01T10:00:00Z"}, {@code "2024-01-01T12:00:00.5+02:00"});
- *       sub-millisecond digits are truncated (towards the past);
+ *   <li>{@code timestamp}: epoch milliseconds as for {@code long}, or an ISO-8601 string in one of
+ *       the forms of {@link IsoTimestamps} ({@code "2024-01-01T10:00:00Z"},
+ *       {@code "2024-01-01T12:00:00.5+02:00"}; without an offset UTC); sub-millisecond digits are
+ *       truncated (towards the past);
  *   <li>{@code double}: any finite JSON number (one beyond ±1.8e308 is refused);
  *   <li>{@code boolean}: {@code true} or {@code false}.
  * </ul>
@@ -53,13 +53,6 @@ import java.util.Map;
 final class EventJson {
     /** Events are parsed without Jackson's duplicate detection: {@link #seen} does it, case-insensitively. */
     static final JsonFactory FACTORY = JsonFactory.builder().recyclerPool(Json.BUFFERS).build();
-    private static final java.time.format.DateTimeFormatter ISO_LENIENT = new java.time.format.DateTimeFormatterBuilder()
-            .parseCaseInsensitive().append(java.time.format.DateTimeFormatter.ISO_LOCAL_DATE)
-            .optionalStart().appendLiteral('T').append(java.time.format.DateTimeFormatter.ISO_LOCAL_TIME).optionalEnd()
-            .optionalStart().appendOffset("+HH:MM:ss", "Z").optionalEnd()
-            .optionalStart().appendOffset("+HHMM", "Z").optionalEnd()
-            .optionalStart().appendOffset("+HH", "Z").optionalEnd()
-            .toFormatter(java.util.Locale.ROOT).withResolverStyle(java.time.format.ResolverStyle.STRICT);
     private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
@@ -268,28 +261,12 @@ final class EventJson {
                 + "', got " + Json.describe(t));
     }
 
-    /**
-     * An ISO-8601 timestamp: an instant with {@code Z} or an offset ({@code +02:00}, {@code +0200},
-     * {@code +02}), or a local date-time or date without one, read as UTC.
-     */
+    /** An ISO-8601 timestamp in one of the forms of {@link IsoTimestamps}. */
     private long isoMillis(String text, String name) {
         try {
-            try {
-                return Instant.parse(text).toEpochMilli();
-            } catch (DateTimeParseException e) {
-                // an offset in another form, or none (UTC)
-            }
-            java.time.temporal.TemporalAccessor t = ISO_LENIENT.parseBest(text, java.time.OffsetDateTime::from,
-                    java.time.LocalDateTime::from, java.time.LocalDate::from);
-            return switch (t) {
-                case java.time.OffsetDateTime o -> o.toInstant().toEpochMilli();
-                case java.time.LocalDateTime l -> l.toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
-                case java.time.LocalDate d -> d.atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
-                default -> throw new DateTimeParseException("unsupported", text, 0);
-            };
+            return IsoTimestamps.parseMillis(text);
         } catch (DateTimeParseException e) {
-            throw invalid(name, "\"" + text + "\" is not an ISO-8601 timestamp; write epoch milliseconds as a number or "
-                    + "a string like \"2024-01-01T10:00:00Z\" (Z or an offset like +02:00; without one it is UTC)");
+            throw invalid(name, "\"" + text + "\" is not an ISO-8601 timestamp; write " + IsoTimestamps.FORMS);
         } catch (ArithmeticException e) {
             throw invalid(name, "\"" + text + "\" is out of range for epoch milliseconds");
         }

@@ -10,7 +10,6 @@ import io.railgun.node.frontend.MetricInfo;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,7 +28,7 @@ import java.util.regex.Pattern;
  */
 final class PointReadKey {
     private static final Pattern INTEGER = Pattern.compile("-?\\d+");
-    private static final String TIMESTAMP_FORMS = "epoch milliseconds or an ISO-8601 string like 2024-01-01T10:00:00Z";
+    private static final String TIMESTAMP_FORMS = IsoTimestamps.FORMS.replace("as a number, ", "");
     private static final Pattern JSON_NUMBER = Pattern.compile("-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?");
     private final StreamDefinition stream;
     private final Field[] fields;
@@ -150,11 +149,21 @@ final class PointReadKey {
         }
     }
 
+    /** The forms events take ({@link IsoTimestamps}). */
     private static Long parseInstant(Field f, String value) {
         try {
-            return Instant.parse(value).toEpochMilli();
+            return IsoTimestamps.parseMillis(value);
         } catch (DateTimeParseException | ArithmeticException e) {
-            throw badValue(f, value, TIMESTAMP_FORMS);
+            String hint = "";
+            if (value.indexOf(' ') > 0) {
+                try {
+                    IsoTimestamps.parseMillis(value.replace(' ', '+'));
+                    hint = "; in a query string '+' means a space: write the offset's + as %2B";
+                } catch (DateTimeParseException | ArithmeticException notThat) {
+                    // no: the space was meant
+                }
+            }
+            throw badValue(f, value, TIMESTAMP_FORMS + hint);
         }
     }
 

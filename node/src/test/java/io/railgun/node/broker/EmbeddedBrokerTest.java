@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +38,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A real single-node KRaft broker: data kept across a restart, and a SASL/PLAIN client listener. */
+/**
+ * A real single-node KRaft broker: data kept across a restart, a SASL/PLAIN client listener, and
+ * generated credentials that guard both listeners.
+ */
 @Tag("kafka")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class EmbeddedBrokerTest {
@@ -97,6 +103,75 @@ class EmbeddedBrokerTest {
     }
 
     @Test
+    void generatedCredentialsGuardBothListenersAndAreKeptAcrossARestart() throws Exception {
+        BrokerCredentials credentials = BrokerCredentials.loadOrCreate(dataDir);
+        Path file = dataDir.resolve(BrokerCredentials.FILE);
+        assertThat(credentials.file()).isEqualTo(file.toAbsolutePath());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        Properties fromFile = new Properties();
+        try (var in = Files.newInputStream(file)) {
+            fromFile.load(in);
+        }
+        assertThat(fromFile).containsExactlyInAnyOrderEntriesOf(credentials.clientProperties());
+        assertThat(credentials.toString()).doesNotContain(credentials.clientProperties().get("sasl.jaas.config"));
+
+        try (EmbeddedBroker broker = timedStart("SASL on both listeners", credentials.brokerOverrides())) {
+            // the file is a Kafka client configuration: its properties are all a client needs
+            Map<String, Object> withFile = new HashMap<>();
+            fromFile.forEach((k, v) -> withFile.put((String) k, v));
+            try (Admin admin = Admin.create(clientProps(broker, withFile))) {
+                admin.createTopics(List.of(new NewTopic("guarded", 1, (short) 1))).all().get();
+            }
+            try (KafkaProducer<String, String> producer = producer(broker, credentials.clientProperties())) {
+                assertThat(producer.send(new ProducerRecord<>("guarded", "k", "v")).get().offset()).isZero();
+            }
+            assertNoAccess(broker, Map.of(), "without credentials");
+            assertNoAccess(broker, SaslPlain.client(credentials.username(), "wrong"), "with a wrong password");
+            try (Admin controller = Admin.create(controllerProps(broker, credentials.clientProperties()))) {
+                assertThat(controller.describeCluster().nodes().get()).hasSize(1);
+            }
+        }
+        // the same credentials on the next start: tools configured with the file keep working
+        assertThat(BrokerCredentials.loadOrCreate(dataDir).clientProperties()).isEqualTo(credentials.clientProperties());
+    }
+
+    /** Neither listener lets this client list, create or produce; a producer does not even find the topic. */
+    private void assertNoAccess(EmbeddedBroker broker, Map<String, ?> security, String how) {
+        Map<String, Object> quick = new HashMap<>(security);
+        quick.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000);
+        quick.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+        Map<String, Object> client = clientProps(broker, Map.of());
+        client.putAll(quick);
+        try (Admin intruder = Admin.create(client)) {
+            assertThatThrownBy(() -> intruder.listTopics().names().get()).as("listing topics " + how)
+                    .isInstanceOf(ExecutionException.class);
+            assertThatThrownBy(() -> intruder.createTopics(List.of(new NewTopic("intruded", 1, (short) 1))).all().get())
+                    .as("creating a topic " + how).isInstanceOf(ExecutionException.class);
+        }
+        Map<String, Object> controller = controllerProps(broker, Map.of());
+        controller.putAll(quick);
+        try (Admin intruder = Admin.create(controller)) {
+            assertThatThrownBy(() -> intruder.createTopics(List.of(new NewTopic("intruded", 1, (short) 1))).all().get())
+                    .as("creating a topic through the controller listener " + how)
+                    .isInstanceOf(ExecutionException.class);
+        }
+        Map<String, Object> producerSecurity = new HashMap<>(security);
+        producerSecurity.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 3_000);
+        try (KafkaProducer<String, String> producer = producer(broker, producerSecurity)) {
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("guarded", "k", "intruder")).get())
+                    .as("producing " + how).isInstanceOf(Exception.class);
+        }
+        System.out.printf("EmbeddedBroker with credentials: a client %s could not list, create or produce%n", how);
+    }
+
+    private static Map<String, Object> controllerProps(EmbeddedBroker broker, Map<String, ?> extra) {
+        Map<String, Object> p = new HashMap<>(extra);
+        p.put(AdminClientConfig.BOOTSTRAP_CONTROLLERS_CONFIG, "127.0.0.1:" + broker.controllerPort());
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) WAIT.toMillis());
+        return p;
+    }
+
+    @Test
     void refusesAPortInUseWithAClearMessage() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             assertThatThrownBy(() -> EmbeddedBroker.start(dataDir, taken.getLocalPort(), Map.of()))
@@ -128,10 +203,11 @@ class EmbeddedBrokerTest {
     }
 
     private static KafkaProducer<String, String> producer(EmbeddedBroker broker, Map<String, ?> extra) {
-        Map<String, Object> p = new HashMap<>(extra);
+        Map<String, Object> p = new HashMap<>();
         p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) WAIT.toMillis());
+        p.putAll(extra);
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     }
 

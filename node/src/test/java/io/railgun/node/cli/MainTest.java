@@ -2,6 +2,7 @@ package io.railgun.node.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.railgun.node.broker.BrokerCredentials;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -39,6 +40,7 @@ class MainTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
     private final AtomicReference<Object> launched = new AtomicReference<>();
+    private final AtomicReference<Map<String, String>> brokerOverrides = new AtomicReference<>();
 
     private int run(Map<String, String> env, String... args) {
         var cl = Main.commandLine(env,
@@ -46,8 +48,9 @@ class MainTest {
                     launched.set(config);
                     throw new IllegalStateException("the fake node does not start");
                 },
-                (dataDir, port) -> {
+                (dataDir, port, overrides) -> {
                     launched.set(dataDir);
+                    brokerOverrides.set(overrides);
                     throw new UncheckedIOException(new IOException("socket server failed",
                             new BindException("Address already in use")));
                 });
@@ -88,7 +91,8 @@ class MainTest {
         assertThat(run(Map.of(), "help", "broker")).isZero();
         String help = out.toString().replaceAll("\\s+", " ");
         assertThat(help).contains("--data-dir=DIR").contains("Default: ./data/broker. Env: RAILGUN_BROKER_DATA_DIR.")
-                .contains("--port=PORT").contains("Default: 9092. Env: RAILGUN_BROKER_PORT.");
+                .contains("--port=PORT").contains("Default: 9092. Env: RAILGUN_BROKER_PORT.")
+                .contains("--sasl[=true|false]").contains("Default: false. Env: RAILGUN_BROKER_SASL.");
     }
 
     @Test
@@ -167,6 +171,35 @@ class MainTest {
                 + " Address already in use (another process holds a port: choose another with --port,"
                 + " 0 picks a free one)\n");
         assertThat(launched.get()).isEqualTo(dir.resolve("b"));
+    }
+
+    @Test
+    void brokerSaslGeneratesCredentialsOnceAndSecuresBothListeners() throws IOException {
+        Path data = dir.resolve("sasl");
+        assertThat(run(Map.of(), "broker", "--data-dir", data.toString(), "--port", "0")).isEqualTo(1);
+        assertThat(brokerOverrides.get()).as("without --sasl").isEmpty();
+
+        assertThat(run(Map.of(), "broker", "--data-dir", data.toString(), "--port", "0", "--sasl")).isEqualTo(1);
+        Map<String, String> secured = brokerOverrides.get();
+        assertThat(secured).containsEntry("listener.security.protocol.map", "CLIENT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT")
+                .containsEntry("sasl.enabled.mechanisms", "PLAIN");
+        Path file = data.resolve(BrokerCredentials.FILE);
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
+        BrokerCredentials credentials = BrokerCredentials.loadOrCreate(data);
+        // the same credentials at the next start, also from the environment
+        assertThat(run(Map.of("RAILGUN_BROKER_SASL", "true"), "broker", "--data-dir", data.toString(), "--port", "0"))
+                .isEqualTo(1);
+        assertThat(brokerOverrides.get()).isEqualTo(secured).isEqualTo(credentials.brokerOverrides());
+        assertThat(run(Map.of(), "broker", "--sasl=maybe")).isEqualTo(2);
+        assertThat(err.toString()).contains("--sasl").contains("not true or false");
+
+        String flags = BrokerCommand.nodeFlags("127.0.0.1:9092", credentials);
+        assertThat(flags).contains(file.toAbsolutePath().toString())
+                .contains("./railgun start --kafka 127.0.0.1:9092")
+                .contains("--kafka-property 'security.protocol=SASL_PLAINTEXT'")
+                .contains("--kafka-property 'sasl.mechanism=PLAIN'")
+                .contains("--kafka-property 'sasl.jaas.config=" + credentials.clientProperties().get("sasl.jaas.config") + "'");
     }
 
     @Test

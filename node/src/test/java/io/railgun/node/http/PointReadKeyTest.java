@@ -34,6 +34,17 @@ class PointReadKeyTest {
     }
 
     @Test
+    void timestampsTakeTheFormsEventsTake() {
+        MetricInfo t = new MetricInfo("m", "q", "card", List.of("ts"));
+        for (String value : List.of("1704067200000", "2024-01-01T00:00:00Z", "2024-01-01T02:00:00%2B02:00",
+                "2024-01-01T02:00%2B0200", "2023-12-31T19:00:00-05", "2024-01-01T00:00:00", "2024-01-01T00:00",
+                "2024-01-01", "2024-01-01t00:00:00z")) {
+            EventRow row = new EventRow().wrap(parse(t, "ts=" + value).row(), 0);
+            assertThat(row.getLong(1)).as(value).isEqualTo(1_704_067_200_000L);
+        }
+    }
+
+    @Test
     void namesAreCaseInsensitiveAndOrderFree() {
         PointReadKey key = parse(BY_ALL, "MCC=1&Online=false&amount=3&ts=99&CARD=");
         assertThat(Codec.json(key::write)).isEqualTo("{\"card\":\"\",\"ts\":99,\"amount\":3.0,\"online\":false,\"mcc\":1}");
@@ -74,7 +85,10 @@ class PointReadKeyTest {
         MetricInfo b = new MetricInfo("m", "q", "card", List.of("online"));
         refused(() -> parse(b, "online=yes"), 400, "invalid_value").hasMessageContaining("true or false");
         MetricInfo t = new MetricInfo("m", "q", "card", List.of("ts"));
-        refused(() -> parse(t, "ts=yesterday"), 400, "invalid_value").hasMessageContaining("ISO-8601");
+        refused(() -> parse(t, "ts=yesterday"), 400, "invalid_value").hasMessageContaining("ISO-8601")
+                .hasMessageContaining("without one it is UTC");
+        // '+' in a query string is a space: the message says how to write the offset
+        refused(() -> parse(t, "ts=2024-01-01T12:00:00+02:00"), 400, "invalid_value").hasMessageContaining("%2B");
         refused(() -> parse(t, "card=%zz"), 400, "invalid_query").hasMessageContaining("percent-encoding");
     }
 }
