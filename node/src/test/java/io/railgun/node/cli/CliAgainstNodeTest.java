@@ -66,7 +66,7 @@ class CliAgainstNodeTest {
                 () -> new ByteArrayInputStream(new byte[0]), () -> false, () -> false);
         var cl = Main.commandLine(Map.of(), config -> {
             throw new IllegalStateException("no second node");
-        }, (dataDir, port) -> {
+        }, (dataDir, port, overrides) -> {
             throw new IllegalStateException("no broker");
         }, context);
         cl.setOut(new PrintWriter(out, true));

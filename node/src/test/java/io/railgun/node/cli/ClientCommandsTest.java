@@ -60,7 +60,7 @@ class ClientCommandsTest {
                 () -> new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), () -> false, () -> false);
         var cl = Main.commandLine(Map.of(), config -> {
             throw new IllegalStateException("no node here");
-        }, (dataDir, port) -> {
+        }, (dataDir, port, overrides) -> {
             throw new IllegalStateException("no broker here");
         }, context);
         cl.setOut(new PrintWriter(out, true));
