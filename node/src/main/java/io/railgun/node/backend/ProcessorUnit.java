@@ -119,7 +119,7 @@ public final class ProcessorUnit implements AutoCloseable {
                         t.reportReplay(consumer.position(t.partition));
                     }
                     commit(tasks.keySet(), false);
-                    stats.update(tasks.values(), consumer);
+                    publishStats();
                     lastCommit = now;
                 }
             }
@@ -170,6 +170,9 @@ public final class ProcessorUnit implements AutoCloseable {
                 topics.add(Topics.input(s, p));
             }
         }
+        if (topics.isEmpty() && stats.rebalances == 0) {
+            stats.joined = true; // nothing to join yet; later subscriptions do not make the unit "joining" again
+        }
         if (topics.equals(subscribed)) {
             return;
         }
@@ -199,6 +202,8 @@ public final class ProcessorUnit implements AutoCloseable {
                 }
             }
             stats.rebalances++;
+            stats.joined = true;
+            publishStats();
             if (!partitions.isEmpty()) {
                 LOG.log(System.Logger.Level.INFO, "unit {0}: tasks assigned {1}; it now runs {2} task(s)", index, partitions,
                         tasks.size());
@@ -209,6 +214,7 @@ public final class ProcessorUnit implements AutoCloseable {
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             if (!partitions.isEmpty()) {
                 closeTasks(partitions, true);
+                publishStats();
                 LOG.log(System.Logger.Level.INFO, "unit {0}: tasks revoked {1}; it now runs {2} task(s)", index, partitions,
                         tasks.size());
             }
@@ -217,7 +223,14 @@ public final class ProcessorUnit implements AutoCloseable {
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             closeTasks(partitions, false);
+            publishStats();
         }
+    }
+
+    /** Refreshes {@link #stats()} (unit thread): tasks, their figures, partitions assigned but not run. */
+    private void publishStats() {
+        stats.update(tasks.values(), consumer);
+        stats.unserved = consumer.paused().size();
     }
 
     /** The generation in a topic name {@code railgun.s.<stream>.<generation>.<partitioner>}. */

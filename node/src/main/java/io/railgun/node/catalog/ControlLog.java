@@ -30,6 +30,8 @@ public final class ControlLog implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final Thread thread;
     private volatile boolean running = true;
+    /** Control records not yet applied, as of the last poll; -1 before the first (start() has read to the end). */
+    private volatile long lag = -1;
 
     public ControlLog(Catalog catalog, KafkaSettings kafka) {
         this.catalog = catalog;
@@ -61,6 +63,7 @@ public final class ControlLog implements AutoCloseable {
                         catalog.apply(null, null, r.offset());
                     }
                 }
+                lag = consumer.currentLag(PARTITION).orElse(lag);
             }
         } catch (WakeupException e) {
             // closing
@@ -82,6 +85,14 @@ public final class ControlLog implements AutoCloseable {
         RecordMetadata m = producer.send(new ProducerRecord<>(Topics.CONTROL, 0, CatalogCodec.key(stream), value))
                 .get(timeoutMs, TimeUnit.MILLISECONDS);
         return catalog.awaitApplied(m.offset(), timeoutMs);
+    }
+
+    /**
+     * Control records written but not yet applied to the catalog, as of the reader's last poll (about
+     * every 500 ms); -1 before its first poll, when {@link #start} has already read to the end. Any thread.
+     */
+    public long lag() {
+        return lag;
     }
 
     /** The topic's settings: compacted, so it keeps each stream's last state. */
