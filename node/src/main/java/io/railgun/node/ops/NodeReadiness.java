@@ -43,15 +43,25 @@ public final class NodeReadiness implements Readiness {
 
     @Override
     public ReadinessReport check() {
+        List<UnitState> states = new ArrayList<>(units.size());
+        for (UnitStats unit : units) {
+            states.add(new UnitState(unit.joined(), unit.unserved(), unit.taskStats()));
+        }
+        return check(catalogLag.getAsLong(), states, maxLagPerTask);
+    }
+
+    /** What readiness needs of one processor unit, read once per check. */
+    record UnitState(boolean joined, int unserved, List<TaskStats> tasks) {}
+
+    /** The rules of the class comment over figures read once. */
+    static ReadinessReport check(long controlLag, List<UnitState> units, long maxLagPerTask) {
         List<String> reasons = new ArrayList<>();
-        int more = 0;
         int tasks = 0;
-        long controlLag = catalogLag.getAsLong();
         if (controlLag > 0) {
             reasons.add("catalog: " + controlLag + " control record(s) not yet applied");
         }
         for (int i = 0; i < units.size(); i++) {
-            UnitStats unit = units.get(i);
+            UnitState unit = units.get(i);
             if (!unit.joined()) {
                 reasons.add("unit " + i + ": joining the task group (no assignment yet)");
             }
@@ -59,25 +69,26 @@ public final class NodeReadiness implements Readiness {
                 reasons.add("unit " + i + ": " + unit.unserved() + " assigned partition(s) not run (their stream is not"
                         + " in the catalog yet)");
             }
-            for (TaskStats t : unit.taskStats()) {
+            for (TaskStats t : unit.tasks()) {
                 tasks++;
-                String reason = taskReason(t);
+                String reason = taskReason(t, maxLagPerTask);
                 if (reason != null) {
-                    if (reasons.size() < ReadinessReport.MAX_REASONS) {
-                        reasons.add(reason);
-                    } else {
-                        more++;
-                    }
+                    reasons.add(reason);
                 }
             }
         }
-        if (more > 0) {
-            reasons.add("... and " + more + " more task(s) not caught up");
+        if (reasons.isEmpty()) {
+            return ReadinessReport.ready(tasks);
         }
-        return reasons.isEmpty() ? ReadinessReport.ready(tasks) : new ReadinessReport(false, tasks, reasons);
+        if (reasons.size() > ReadinessReport.MAX_REASONS) {
+            int more = reasons.size() - ReadinessReport.MAX_REASONS;
+            reasons = new ArrayList<>(reasons.subList(0, ReadinessReport.MAX_REASONS));
+            reasons.add("... and " + more + " more");
+        }
+        return new ReadinessReport(false, tasks, reasons);
     }
 
-    private String taskReason(TaskStats t) {
+    private static String taskReason(TaskStats t, long maxLagPerTask) {
         if (t.replayLeft() > 0) {
             return "task " + t.name() + ": replaying its input, " + t.replayLeft() + " record(s) left";
         }

@@ -6,7 +6,9 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.dialect.Dialect;
 import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.keyword.NonValidationKeyword;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
@@ -36,8 +38,14 @@ final class OpenApiContract {
         } catch (IOException e) {
             throw new UncheckedIOException("the OpenAPI document is not JSON", e);
         }
-        this.registry = SchemaRegistry.withDefaultDialect(Dialects.getOpenApi31(),
-                b -> b.schemas(Map.of(DOCUMENT_IRI, documentText)));
+        // the document's root is loaded as a schema resource (for its $refs): its OpenAPI keys are no schema keywords
+        List<NonValidationKeyword> documentKeys = new ArrayList<>();
+        for (String key : List.of("openapi", "info", "jsonSchemaDialect", "servers", "paths", "webhooks", "components",
+                "security", "tags", "externalDocs")) {
+            documentKeys.add(new NonValidationKeyword(key));
+        }
+        Dialect dialect = Dialect.builder(Dialects.getOpenApi31()).keywords(documentKeys).build();
+        this.registry = SchemaRegistry.withDefaultDialect(dialect, b -> b.schemas(Map.of(DOCUMENT_IRI, documentText)));
     }
 
     /** The operation object of {@code method} on {@code pathTemplate}, or a missing node. */
