@@ -114,9 +114,17 @@ class OpenApiResponsesTest {
         String dialectId = "https://spec.openapis.org/oas/3.1/dialect/WORK-IN-PROGRESS";
         SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
                 b -> b.schemas(schemas));
-        List<Error> errors = registry.getSchema(SchemaLocation.of(schemaId)).validate(contract.document);
+        Schema openApi31 = registry.getSchema(SchemaLocation.of(schemaId));
+        List<Error> errors = openApi31.validate(contract.document);
         assertThat(errors).as("the document against the OpenAPI 3.1 schema").isEmpty();
         assertThat(contract.document.path("openapi").asText()).startsWith("3.1.");
+        // not vacuous: a response without its description, or a 3.0 document, is refused
+        JsonNode broken = contract.document.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) broken.at("/paths/~1health/get/responses/200")).remove("description");
+        assertThat(openApi31.validate(broken)).isNotEmpty();
+        JsonNode old = contract.document.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) old).put("openapi", "3.0.3");
+        assertThat(openApi31.validate(old)).isNotEmpty();
 
         Schema dialect = registry.getSchema(SchemaLocation.of(dialectId));
         List<String> schemaErrors = new ArrayList<>();
@@ -124,6 +132,7 @@ class OpenApiResponsesTest {
                 dialect.validate(schema).forEach(e -> schemaErrors.add(where + ": " + e)));
         assertThat(checked).isGreaterThan(30);
         assertThat(schemaErrors).as("Schema Objects against the OpenAPI 3.1 dialect").isEmpty();
+        assertThat(dialect.validate(new ObjectMapper().readTree("{\"type\": \"strin\"}"))).isNotEmpty();
     }
 
     @Test
