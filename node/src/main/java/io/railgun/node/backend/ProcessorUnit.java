@@ -119,7 +119,7 @@ public final class ProcessorUnit implements AutoCloseable {
                         t.reportReplay(consumer.position(t.partition));
                     }
                     commit(tasks.keySet(), false);
-                    publishStats();
+                    stats.update(tasks.values(), consumer);
                     lastCommit = now;
                 }
             }
@@ -203,7 +203,7 @@ public final class ProcessorUnit implements AutoCloseable {
             }
             stats.rebalances++;
             stats.joined = true;
-            publishStats();
+            stats.update(tasks.values(), consumer);
             if (!partitions.isEmpty()) {
                 LOG.log(System.Logger.Level.INFO, "unit {0}: tasks assigned {1}; it now runs {2} task(s)", index, partitions,
                         tasks.size());
@@ -214,7 +214,7 @@ public final class ProcessorUnit implements AutoCloseable {
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             if (!partitions.isEmpty()) {
                 closeTasks(partitions, true);
-                publishStats();
+                stats.update(tasks.values(), consumer);
                 LOG.log(System.Logger.Level.INFO, "unit {0}: tasks revoked {1}; it now runs {2} task(s)", index, partitions,
                         tasks.size());
             }
@@ -223,14 +223,8 @@ public final class ProcessorUnit implements AutoCloseable {
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             closeTasks(partitions, false);
-            publishStats();
+            stats.update(tasks.values(), consumer);
         }
-    }
-
-    /** Refreshes {@link #stats()} (unit thread): tasks, their figures, partitions assigned but not run. */
-    private void publishStats() {
-        stats.update(tasks.values(), consumer);
-        stats.unserved = consumer.paused().size();
     }
 
     /** The generation in a topic name {@code railgun.s.<stream>.<generation>.<partitioner>}. */

@@ -51,6 +51,7 @@ public final class UnitStats {
             perTask.add(t.stats(l.orElse(-1)));
         }
         taskStats = List.copyOf(perTask);
+        unserved = consumer.paused().size(); // the unit pauses only partitions it cannot run
         tasks = runners.size();
         lag = lagSum;
         reservoirEvents = events;

@@ -24,14 +24,14 @@ import org.apache.kafka.common.errors.WakeupException;
 public final class ControlLog implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ControlLog.class.getName());
     private static final TopicPartition PARTITION = new TopicPartition(Topics.CONTROL, 0);
+    /** Control records not yet applied, as of the reader's last poll; -1 before it (start() has read to the end). */
+    private volatile long lag = -1;
 
     private final Catalog catalog;
     private final KafkaConsumer<String, byte[]> consumer;
     private final KafkaProducer<String, byte[]> producer;
     private final Thread thread;
     private volatile boolean running = true;
-    /** Control records not yet applied, as of the last poll; -1 before the first (start() has read to the end). */
-    private volatile long lag = -1;
 
     public ControlLog(Catalog catalog, KafkaSettings kafka) {
         this.catalog = catalog;
