@@ -1,6 +1,7 @@
 package io.railgun.node;
 
 import io.railgun.node.backend.ProcessorUnit;
+import io.railgun.node.backend.TaskStats;
 import io.railgun.node.backend.UnitStats;
 import io.railgun.node.broker.BrokerCredentials;
 import io.railgun.node.broker.EmbeddedBroker;
@@ -11,6 +12,8 @@ import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.http.HttpApi;
 import io.railgun.node.http.KafkaIngestion;
 import io.railgun.node.ops.NodeMetrics;
+import io.railgun.node.ops.NodeReadiness;
+import io.railgun.node.ops.TaskMetrics;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.LocalReplies;
 import io.railgun.node.messaging.Topics;
@@ -58,6 +61,7 @@ public final class Node implements AutoCloseable {
     private EmbeddedBroker broker;
     private String bootstrap;
     private Catalog catalog;
+    private ControlLog control;
     private FrontEnd frontEnd;
     private final List<ProcessorUnit> units = new ArrayList<>();
     private URI uri;
@@ -115,7 +119,7 @@ public final class Node implements AutoCloseable {
         ensureTopic(admin, replyTopic, replication, Map.of("retention.ms", "3600000"));
 
         catalog = new Catalog();
-        ControlLog control = new ControlLog(catalog, kafka);
+        control = new ControlLog(catalog, kafka);
         resources.add(control);
         try {
             control.start(STARTUP_TIMEOUT_MS);
@@ -152,8 +156,11 @@ public final class Node implements AutoCloseable {
     private void startHttp() {
         NodeMetrics metrics = new NodeMetrics();
         registerGauges(metrics);
+        TaskMetrics.register(metrics, this::taskStats);
+        NodeReadiness readiness = new NodeReadiness(units.stream().map(ProcessorUnit::stats).toList(), control::lag,
+                NodeReadiness.DEFAULT_MAX_LAG_PER_TASK);
         try {
-            HttpApi api = HttpApi.start(config, frontEnd, metrics);
+            HttpApi api = HttpApi.start(config, frontEnd, metrics, readiness);
             resources.add(api);
             uri = api.uri();
         } catch (IOException e) {
@@ -193,6 +200,15 @@ public final class Node implements AutoCloseable {
             m.put(List.of(Integer.toString(i)), f.applyAsLong(units.get(i).stats()));
         }
         return m;
+    }
+
+    /** Every task the units run, as they last published them. */
+    private List<TaskStats> taskStats() {
+        List<TaskStats> all = new ArrayList<>();
+        for (ProcessorUnit unit : units) {
+            all.addAll(unit.stats().taskStats());
+        }
+        return all;
     }
 
     /** Bytes under {@code tasks/<stream>/<task>/<part>}. */

@@ -183,6 +183,9 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
                 topics.add(Topics.input(s, p));
             }
         }
+        if (topics.isEmpty() && stats.rebalances == 0) {
+            stats.joined = true; // nothing to join yet; later subscriptions do not make the unit "joining" again
+        }
         if (topics.equals(subscribed)) {
             return;
         }
@@ -212,6 +215,8 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
                 }
             }
             stats.rebalances++;
+            stats.joined = true;
+            stats.update(tasks.values(), consumer);
             if (!partitions.isEmpty()) {
                 LOG.log(System.Logger.Level.INFO, "unit {0}: tasks assigned {1}; it now runs {2} task(s)", index, partitions,
                         tasks.size());
@@ -222,6 +227,7 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             if (!partitions.isEmpty()) {
                 closeTasks(partitions, true);
+                stats.update(tasks.values(), consumer);
                 LOG.log(System.Logger.Level.INFO, "unit {0}: tasks revoked {1}; it now runs {2} task(s)", index, partitions,
                         tasks.size());
             }
@@ -230,6 +236,7 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             closeTasks(partitions, false);
+            stats.update(tasks.values(), consumer);
         }
     }
 

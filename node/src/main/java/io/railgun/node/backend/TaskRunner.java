@@ -35,7 +35,10 @@ final class TaskRunner implements AutoCloseable {
     final TopicPartition partition;
     final Path directory;
     final String generation;
+    private final String streamName;
     private final String partitioner;
+    /** Events processed since the task was opened here (read by {@link #stats}, on the unit's thread). */
+    private long events;
     private StreamDefinition definition;
     private final RecordClock clock = new RecordClock();
     private final TaskProcessor task;
@@ -46,6 +49,7 @@ final class TaskRunner implements AutoCloseable {
         this.partition = partition;
         this.directory = directory;
         this.generation = stream.generation();
+        this.streamName = stream.name();
         this.partitioner = partitioner;
         this.definition = stream.definition();
         TaskStorage storage = TaskStorage.in(directory).withCheckpointIntervalMs(config.checkpointIntervalMs())
@@ -85,6 +89,7 @@ final class TaskRunner implements AutoCloseable {
             case TaskInput.EVENT -> {
                 row.wrap(v, 1);
                 clock.set(record.timestamp());
+                events++;
                 try {
                     Reply r = task.process(row, offset);
                     return TaskAnswer.Event.of(r);
@@ -151,6 +156,7 @@ final class TaskRunner implements AutoCloseable {
 
     private long replayStart;
     private long replayEnd = -1;
+    private long replayPosition;
     private long replayStartNanos;
     private long lastReplayLog;
 
@@ -158,6 +164,7 @@ final class TaskRunner implements AutoCloseable {
     void replayFrom(long from, long end) {
         if (end - from > 1_000) {
             replayStart = from;
+            replayPosition = from;
             replayEnd = end;
             replayStartNanos = System.nanoTime();
             lastReplayLog = replayStartNanos;
@@ -172,6 +179,7 @@ final class TaskRunner implements AutoCloseable {
             return;
         }
         long now = System.nanoTime();
+        replayPosition = position;
         if (position >= replayEnd) {
             LOG.log(System.Logger.Level.INFO, "task {0} caught up: replayed {1} record(s) in {2} ms", partition,
                     replayEnd - replayStart, (now - replayStartNanos) / 1_000_000);
@@ -181,6 +189,15 @@ final class TaskRunner implements AutoCloseable {
                     (position - replayStart) * 100 / (replayEnd - replayStart), position - replayStart, replayEnd - replayStart);
             lastReplayLog = now;
         }
+    }
+
+    /** The task's figures now; {@code lag} as the unit's consumer knows it (-1 when it does not). Unit thread. */
+    TaskStats stats(long lag) {
+        long replayLeft = replayEnd < 0 ? 0 : Math.max(1, replayEnd - replayPosition);
+        long bufferBytes = task.durableState() == null ? 0 : task.durableState().writeBufferBytes();
+        return new TaskStats(streamName, partitioner, partition.partition(), events, lag, replayLeft, task.reservoirSize(),
+                task.reservoirMemoryBytes(), task.hotKeys(), bufferBytes,
+                task.hasStreamTime() ? task.streamTime() : Long.MIN_VALUE);
     }
 
     /** When no record is waiting: backfill steps and due checkpoints. */

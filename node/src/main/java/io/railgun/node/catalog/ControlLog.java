@@ -25,6 +25,7 @@ import org.apache.kafka.common.TopicPartition;
 public final class ControlLog implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ControlLog.class.getName());
     private static final TopicPartition PARTITION = new TopicPartition(Topics.CONTROL, 0);
+    private volatile long lag = -1;
 
     private final Catalog catalog;
     private final KafkaConsumer<String, byte[]> consumer;
@@ -69,6 +70,7 @@ public final class ControlLog implements AutoCloseable {
                 }
                 n++;
             }
+            lag = consumer.currentLag(PARTITION).orElse(lag);
             return n;
         }
 
@@ -94,6 +96,11 @@ public final class ControlLog implements AutoCloseable {
         RecordMetadata m = producer.send(new ProducerRecord<>(Topics.CONTROL, 0, CatalogCodec.key(stream), value))
                 .get(timeoutMs, TimeUnit.MILLISECONDS);
         return catalog.awaitApplied(m.offset(), timeoutMs);
+    }
+
+    /** Records of the control topic not applied yet, as of the reader's last poll; -1 before it knows. */
+    public long lag() {
+        return lag;
     }
 
     /** The topic's settings: compacted, so it keeps each stream's last state. */

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpHandler;
 import io.railgun.node.NodeConfig;
 import io.railgun.node.frontend.ApiException;
 import io.railgun.node.ops.NodeMetrics;
+import io.railgun.node.ops.Readiness;
 import java.io.IOException;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -27,16 +28,18 @@ final class ApiDispatcher implements HttpHandler {
     private final StreamHandlers streams;
     private final MetricHandlers metricHandlers;
     private final EventHandlers events;
+    private final OpsHandlers ops;
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean draining;
 
-    ApiDispatcher(NodeConfig config, ApiBackend backend, NodeMetrics metrics) {
+    ApiDispatcher(NodeConfig config, ApiBackend backend, NodeMetrics metrics, Readiness readiness) {
         this.config = config;
         this.metrics = metrics;
         this.auth = new BearerAuth(config.ingestToken(), config.adminToken());
         this.streams = new StreamHandlers(backend);
         this.metricHandlers = new MetricHandlers(backend, config.requestTimeoutMs());
         this.events = new EventHandlers(backend, metrics, config.requestTimeoutMs(), config.maxBatchEvents());
+        this.ops = new OpsHandlers(readiness);
     }
 
     /** Requests being handled now. */
@@ -103,8 +106,8 @@ final class ApiDispatcher implements HttpHandler {
         }
         if (path == null) {
             throw ApiException.notFound("not_found", "no endpoint at " + exchange.getRequestURI().getRawPath()
-                    + "; the API serves /v1/streams[/{stream}[/metrics[/{name}] | /events | /events:batch]], /health "
-                    + "and /metrics");
+                    + "; the API serves /v1/streams[/{stream}[/metrics[/{name}] | /events | /events:batch]], "
+                    + "/v1/openapi.json, /health[/live | /ready] and /metrics");
         }
         if (endpoint == null) {
             String allowed = Endpoint.allowed(path.shape());
@@ -118,6 +121,9 @@ final class ApiDispatcher implements HttpHandler {
                 g.writeStringField("status", "ok");
                 g.writeEndObject();
             });
+            case HEALTH_LIVE -> ops.live(req);
+            case HEALTH_READY -> ops.ready(req);
+            case OPENAPI -> ops.openApi(req);
             case PROMETHEUS -> {
                 GrowableBytes out = new GrowableBytes(16 * 1024);
                 metrics.writeText(out);

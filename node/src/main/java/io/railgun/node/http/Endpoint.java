@@ -10,6 +10,9 @@ import java.util.List;
  */
 enum Endpoint {
     HEALTH(Shape.HEALTH, "GET", Scope.NONE),
+    HEALTH_LIVE(Shape.HEALTH_LIVE, "GET", Scope.NONE),
+    HEALTH_READY(Shape.HEALTH_READY, "GET", Scope.NONE),
+    OPENAPI(Shape.OPENAPI, "GET", Scope.NONE),
     PROMETHEUS(Shape.PROMETHEUS, "GET", Scope.INGEST),
     LIST_STREAMS(Shape.STREAMS, "GET", Scope.ADMIN),
     PUT_STREAM(Shape.STREAM, "PUT", Scope.ADMIN),

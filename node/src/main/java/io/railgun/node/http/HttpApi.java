@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpsServer;
 import io.railgun.node.NodeConfig;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.ops.NodeMetrics;
+import io.railgun.node.ops.Readiness;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
@@ -45,16 +46,24 @@ public final class HttpApi implements AutoCloseable {
     /**
      * Binds {@code config.host():config.port()} (port 0 picks a free one) and starts serving.
      *
-     * @param metrics where requests, events and replies are counted, and what {@code GET /metrics} shows
+     * @param metrics   where requests, events and replies are counted, and what {@code GET /metrics} shows
+     * @param readiness what {@code GET /health/ready} answers
      * @throws IOException when the address cannot be bound
      * @throws IllegalArgumentException when the TLS keystore cannot be used
      */
-    public static HttpApi start(NodeConfig config, FrontEnd frontEnd, NodeMetrics metrics) throws IOException {
-        return start(config, ApiBackend.of(frontEnd), metrics);
+    public static HttpApi start(NodeConfig config, FrontEnd frontEnd, NodeMetrics metrics, Readiness readiness)
+            throws IOException {
+        return start(config, ApiBackend.of(frontEnd), metrics, readiness);
     }
 
-    /** Starts over any backend: the seam tests use to stand in for the front-end. */
+    /** Starts over any backend, always ready: the seam tests use to stand in for the front-end. */
     static HttpApi start(NodeConfig config, ApiBackend backend, NodeMetrics metrics) throws IOException {
+        return start(config, backend, metrics, Readiness.ALWAYS);
+    }
+
+    /** Starts over any backend and readiness. */
+    static HttpApi start(NodeConfig config, ApiBackend backend, NodeMetrics metrics, Readiness readiness)
+            throws IOException {
         // the JDK server closes idle keep-alive connections beyond 200, and a client sending on one
         // then gets no reply: allow as many as a benchmark injector or a busy front-end keeps
         if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
@@ -72,7 +81,7 @@ public final class HttpApi implements AutoCloseable {
         }
         ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("http-", 0).factory());
         server.setExecutor(executor);
-        ApiDispatcher dispatcher = new ApiDispatcher(config, backend, metrics);
+        ApiDispatcher dispatcher = new ApiDispatcher(config, backend, metrics, readiness);
         server.createContext("/", dispatcher);
         try {
             server.bind(bind, 0);

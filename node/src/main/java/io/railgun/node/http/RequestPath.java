@@ -17,6 +17,9 @@ record RequestPath(Shape shape, String stream, String metric) {
     /** The paths of the API; {@code template} is also the route label of the request metrics. */
     enum Shape {
         HEALTH("/health"),
+        HEALTH_LIVE("/health/live"),
+        HEALTH_READY("/health/ready"),
+        OPENAPI("/v1/openapi.json"),
         PROMETHEUS("/metrics"),
         STREAMS("/v1/streams"),
         STREAM("/v1/streams/{stream}"),
@@ -41,6 +44,12 @@ record RequestPath(Shape shape, String stream, String metric) {
         switch (p) {
             case "/health":
                 return new RequestPath(Shape.HEALTH, null, null);
+            case "/health/live":
+                return new RequestPath(Shape.HEALTH_LIVE, null, null);
+            case "/health/ready":
+                return new RequestPath(Shape.HEALTH_READY, null, null);
+            case "/v1/openapi.json":
+                return new RequestPath(Shape.OPENAPI, null, null);
             case "/metrics":
                 return new RequestPath(Shape.PROMETHEUS, null, null);
             case "/v1/streams":

@@ -6,6 +6,7 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -26,6 +27,12 @@ import java.util.function.Supplier;
  * add their own values by callback ({@link #gauge}, {@link #counter}): reservoir bytes on disk and in
  * cache, state size, consumer lag, rebalances. Callbacks run on the thread that scrapes, so they must
  * be thread-safe and cheap; one that throws is logged and skipped, the scrape still succeeds.
+ *
+ * <p>The JVM's own figures come from the Prometheus client's JVM instrumentation, registered on the
+ * same registry: {@code jvm_memory_used_bytes{area,...}}, {@code jvm_memory_pool_*},
+ * {@code jvm_gc_collection_seconds{gc}} (GC pauses), {@code jvm_threads_*}, {@code jvm_classes_*},
+ * {@code jvm_buffer_pool_*}, {@code process_cpu_seconds_total}, {@code process_resident_memory_bytes}
+ * and the others it exports.
  *
  * <p>Thread-safe: every method may be called from any thread.
  */
@@ -76,6 +83,7 @@ public final class NodeMetrics {
                 .classicOnly()
                 .classicUpperBounds(LATENCY_BUCKETS_SECONDS)
                 .register(registry);
+        JvmMetrics.builder().register(registry);
     }
 
     /** The registry, for layers that prefer to register their own collectors. */
