@@ -2,7 +2,8 @@
 # Order: $JAVA_HOME if it is >= 25, else the newest JDK >= 25 among: the JDKs installed beside any
 # java the machine knows (on the PATH, or registered with update-alternatives), macOS's java_home,
 # and the per-user install folders of SDKMAN! and IntelliJ. Prints a clear error and returns 1
-# when none is found.
+# when none is found. Found installs must be JDKs (with javac: the scripts build), unless the caller
+# sets railgun_java_runtime_only=1 first (the release's bin/railgun only runs Java, so a JRE will do).
 
 railgun_java_major() { # $1 = path to a java binary; prints its feature version
   "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n1
@@ -29,7 +30,8 @@ railgun_find_java_home() {
     if [ "${v:-0}" -ge "$min" ] 2>/dev/null; then echo "$JAVA_HOME"; return 0; fi
   fi
   while IFS= read -r cand; do
-    [ -x "$cand/bin/java" ] && [ -x "$cand/bin/javac" ] || continue
+    [ -x "$cand/bin/java" ] || continue
+    [ "${railgun_java_runtime_only:-0}" = 1 ] || [ -x "$cand/bin/javac" ] || continue
     v=$(railgun_java_major "$cand/bin/java")
     if [ "${v:-0}" -ge "$min" ] 2>/dev/null && [ "$v" -gt "$best_v" ]; then best="$cand"; best_v="$v"; fi
   done < <(railgun_jdk_candidates | awk '!seen[$0]++')
