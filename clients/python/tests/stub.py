@@ -68,7 +68,7 @@ class StubNode:
         self._server.daemon_threads = True
         if tls is not None:
             self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
         self._thread.start()
         scheme = "https" if tls is not None else "http"
         self.url = f"{scheme}://127.0.0.1:{self._server.server_address[1]}"
