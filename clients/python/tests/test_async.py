@@ -16,7 +16,7 @@ async def test_every_endpoint_awaited(url: str):
     s = unique("pyasync")
     async with AsyncClient(url, token=admin_token()) as rg:
         assert await rg.health() is True
-        assert "railgun_events_total" in await rg.node_metrics()
+        assert "# TYPE railgun_tasks gauge" in await rg.node_metrics()
         created = await rg.create_stream(s, payments_spec(partitioners=["card"], partitions=1))
         try:
             assert created.created and created.stream.name == s
