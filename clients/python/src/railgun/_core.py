@@ -9,7 +9,7 @@ import enum
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterable, List, Mapping, Optional, TypeVar, Union
+from typing import Any, Callable, Dict, Generic, Iterable, List, Mapping, Optional, TypeVar, Union
 from urllib.parse import quote
 
 import httpx
@@ -86,7 +86,7 @@ def _event_value(key: str, value: Any) -> Any:
     )
 
 
-def event_object(event: Mapping[str, Any]) -> dict:
+def event_object(event: Mapping[str, Any]) -> Dict[str, Any]:
     if not isinstance(event, Mapping):
         raise TypeError(f"an event is a mapping of field name to value, not a {type(event).__name__}")
     return {str(k): _event_value(str(k), v) for k, v in event.items()}
@@ -224,7 +224,7 @@ def delete_stream(name: str) -> Call[None]:
 
 
 def add_metrics(stream: str, query: str, backfill: Optional[bool]) -> Call[List[str]]:
-    body: dict = {"query": query}
+    body: Dict[str, Any] = {"query": query}
     if backfill is not None:
         body["backfill"] = bool(backfill)
     return Call(
@@ -314,7 +314,7 @@ def client_options(
     token: Optional[str],
     timeout: float,
     verify: Union[bool, str, Any],
-) -> dict:
+) -> Dict[str, Any]:
     """The keyword arguments of httpx.Client / httpx.AsyncClient for these settings."""
     import os
     import ssl
