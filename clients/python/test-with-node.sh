@@ -6,7 +6,7 @@
 #    tests use what a user would install);
 # 2. a node started with the repository's own launcher (./railgun start: it builds first if a
 #    source is newer than its last build), on a free port (--port 0), with an admin and an ingest
-#    token, its data in a temporary folder;
+#    token and a 1 MiB body limit, its data in a temporary folder;
 # 3. pytest with the node's URL and tokens in PYTEST_RAILGUN_* (not RAILGUN_*: the node refuses
 #    RAILGUN_* variables it does not know); exit code 5 (no tests collected) fails like any other;
 # 4. the node stopped with SIGTERM and its folder removed, whatever happened (its log is shown
@@ -49,9 +49,11 @@ trap 'exit 130' INT TERM
 
 admin_token="$("$venv/bin/python" -c 'import secrets; print(secrets.token_hex(16))')"
 ingest_token="$("$venv/bin/python" -c 'import secrets; print(secrets.token_hex(16))')"
+# A small body limit, so that a 413 body_too_large costs little to provoke.
+max_body_bytes=1048576
 # The tokens go to the node in its environment, not on its command line (visible to ps).
 RAILGUN_ADMIN_TOKEN="$admin_token" RAILGUN_INGEST_TOKEN="$ingest_token" \
-  "$root/railgun" start --data-dir "$data_dir/data" --port 0 >"$log" 2>&1 &
+  "$root/railgun" start --data-dir "$data_dir/data" --port 0 --max-body-bytes "$max_body_bytes" >"$log" 2>&1 &
 node_pid=$!
 
 # The launcher prints "Railgun node <id> serving <url> (...)" once the HTTP API listens; the first
@@ -85,4 +87,5 @@ fi
 
 echo "python-client: pytest against the node at $url" >&2
 (cd "$py_dir" && PYTEST_RAILGUN_URL="$url" PYTEST_RAILGUN_ADMIN_TOKEN="$admin_token" \
-  PYTEST_RAILGUN_INGEST_TOKEN="$ingest_token" "$venv/bin/python" -m pytest -p no:cacheprovider "$@")
+  PYTEST_RAILGUN_INGEST_TOKEN="$ingest_token" PYTEST_RAILGUN_MAX_BODY_BYTES="$max_body_bytes" \
+  "$venv/bin/python" -m pytest -p no:cacheprovider "$@")

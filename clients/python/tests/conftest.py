@@ -6,6 +6,8 @@ Environment (not RAILGUN_*: the node refuses RAILGUN_* variables it does not kno
                                   that need a node are skipped
     PYTEST_RAILGUN_ADMIN_TOKEN    the node's --admin-token, when it has one
     PYTEST_RAILGUN_INGEST_TOKEN   the node's --ingest-token, when it has one
+    PYTEST_RAILGUN_MAX_BODY_BYTES the node's --max-body-bytes, to provoke a 413 body_too_large
+                                  cheaply (the test is skipped without it)
 """
 
 from __future__ import annotations
@@ -32,6 +34,11 @@ def admin_token() -> Optional[str]:
 
 def ingest_token() -> Optional[str]:
     return os.environ.get("PYTEST_RAILGUN_INGEST_TOKEN") or None
+
+
+def max_body_bytes() -> Optional[int]:
+    value = os.environ.get("PYTEST_RAILGUN_MAX_BODY_BYTES")
+    return int(value) if value else None
 
 
 def unique(prefix: str) -> str:

@@ -15,7 +15,7 @@ from railgun import (
     UnauthorizedError,
 )
 
-from conftest import T0, admin_token, ingest_token, payments_spec, unique
+from conftest import T0, admin_token, ingest_token, max_body_bytes, payments_spec, unique
 
 SECOND = 1000
 
@@ -194,6 +194,15 @@ def test_errors_carry_the_spec_code_and_status(rg: Railgun, fresh_stream: str):
     with pytest.raises(PayloadTooLargeError) as e:
         rg.send_batch(s, [{}] * 10_001)
     assert (e.value.status, e.value.code) == (413, "batch_too_large")
+
+
+@pytest.mark.skipif(max_body_bytes() is None, reason="PYTEST_RAILGUN_MAX_BODY_BYTES is not set")
+def test_a_body_over_the_nodes_limit_is_413(rg: Railgun):
+    events = [{"id": "x" * 1000}] * (max_body_bytes() // 1000 + 10)
+    with pytest.raises(PayloadTooLargeError) as e:
+        rg.send_batch(unique("missing"), events)  # refused before the stream is looked at
+    assert (e.value.status, e.value.code) == (413, "body_too_large")
+    assert str(max_body_bytes()) in e.value.message
 
 
 @pytest.mark.skipif(admin_token() is None or ingest_token() is None, reason="the node has no tokens")

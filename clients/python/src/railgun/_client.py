@@ -144,7 +144,8 @@ class Railgun:
         """``GET /v1/streams/{stream}/metrics/{metric}?field=value...``: the metric's current value
         for one key, without sending an event: ``rg.read("payments", "card_sum_5m", card="c1")``.
 
-        One value per GROUP BY field (``key`` and/or keyword arguments); None is SQL NULL.
+        One value per GROUP BY field (``key`` and/or keyword arguments; a field named ``stream``,
+        ``metric`` or ``key`` goes in ``key``); None is SQL NULL.
 
         Raises:
             NotFoundError: ``unknown_stream``, ``unknown_metric``.
