@@ -28,7 +28,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$py_dir[test]"
 
-data_dir="$(mktemp -d "${TMPDIR:-/tmp}/railgun-pyclient.XXXXXX")"
+data_dir="$(mktemp -d "${TMPDIR:-/tmp}/pyclient-verify.XXXXXX")"
 log="$data_dir/node.log"
 node_pid=""
 stop_node() {
