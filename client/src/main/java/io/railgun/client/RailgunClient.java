@@ -67,6 +67,10 @@ public final class RailgunClient implements AutoCloseable {
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
     private static final String JSON = "application/json";
+    /** For {@link #call}: a request the node may receive twice (a read, a PUT of a definition, an event). */
+    private static final boolean REPEATABLE = true;
+    /** For {@link #call}: a change that must not be made twice (adding metrics, deleting). */
+    private static final boolean CHANGE = false;
 
     private final HttpClient http;
     private final Endpoints endpoints;
@@ -117,7 +121,7 @@ public final class RailgunClient implements AutoCloseable {
      */
     public StreamPutResult createStream(String name, StreamSpec spec) {
         HttpResponse<byte[]> response =
-                call(jsonRequest(endpoints.stream(name), "PUT", JsonCodec.streamSpec(spec)), true);
+                call(jsonRequest(endpoints.stream(name), "PUT", JsonCodec.streamSpec(spec)), REPEATABLE);
         return response.statusCode() == 201 ? StreamPutResult.CREATED : StreamPutResult.UPDATED;
     }
 
@@ -127,7 +131,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 404 when there is no such stream
      */
     public StreamSpec stream(String name) {
-        return decode(call(request(endpoints.stream(name)).GET().build(), true), JsonCodec::streamSpec);
+        return decode(call(request(endpoints.stream(name)).GET().build(), REPEATABLE), JsonCodec::streamSpec);
     }
 
     /**
@@ -138,7 +142,7 @@ public final class RailgunClient implements AutoCloseable {
      */
     public Map<String, StreamSpec> streams() {
         return Collections.unmodifiableMap(
-                decode(call(request(endpoints.streams()).GET().build(), true), JsonCodec::streams));
+                decode(call(request(endpoints.streams()).GET().build(), REPEATABLE), JsonCodec::streams));
     }
 
     /**
@@ -147,7 +151,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 404 when there is no such stream
      */
     public void deleteStream(String name) {
-        call(request(endpoints.stream(name)).DELETE().build(), false);
+        call(request(endpoints.stream(name)).DELETE().build(), CHANGE);
     }
 
     // --- metrics (SPEC §3.2) ---------------------------------------------------------------
@@ -176,7 +180,7 @@ public final class RailgunClient implements AutoCloseable {
     }
 
     private List<String> addMetrics(String stream, byte[] body) {
-        return decode(call(jsonRequest(endpoints.metrics(stream), "POST", body), false), JsonCodec::metricNames);
+        return decode(call(jsonRequest(endpoints.metrics(stream), "POST", body), CHANGE), JsonCodec::metricNames);
     }
 
     /**
@@ -186,7 +190,7 @@ public final class RailgunClient implements AutoCloseable {
      * @return the stream's metrics in the node's order
      */
     public List<MetricInfo> metrics(String stream) {
-        return decode(call(request(endpoints.metrics(stream)).GET().build(), true), JsonCodec::metricInfos);
+        return decode(call(request(endpoints.metrics(stream)).GET().build(), REPEATABLE), JsonCodec::metricInfos);
     }
 
     /**
@@ -195,7 +199,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 404 for an unknown stream or metric
      */
     public void deleteMetric(String stream, String name) {
-        call(request(endpoints.metric(stream, name)).DELETE().build(), false);
+        call(request(endpoints.metric(stream, name)).DELETE().build(), CHANGE);
     }
 
     // --- events (SPEC §3.3) ----------------------------------------------------------------
@@ -211,7 +215,7 @@ public final class RailgunClient implements AutoCloseable {
      *                          in time, status 0 when unreachable
      */
     public EventReply send(String stream, Map<String, ?> event) {
-        return decode(call(jsonRequest(endpoints.events(stream), "POST", JsonCodec.write(event)), true),
+        return decode(call(jsonRequest(endpoints.events(stream), "POST", JsonCodec.write(event)), REPEATABLE),
                 JsonCodec::eventReply);
     }
 
@@ -231,7 +235,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException as {@link #send}; 413 when the batch is larger than the node accepts
      */
     public List<EventReply> sendBatch(String stream, List<? extends Map<String, ?>> events) {
-        return decode(call(jsonRequest(endpoints.batch(stream), "POST", JsonCodec.write(events)), true),
+        return decode(call(jsonRequest(endpoints.batch(stream), "POST", JsonCodec.write(events)), REPEATABLE),
                 JsonCodec::eventReplies);
     }
 
@@ -282,7 +286,7 @@ public final class RailgunClient implements AutoCloseable {
      *                                  being backfilled, 400 for a wrong key
      */
     public PointRead read(String stream, String metric, Map<String, ?> key) {
-        return decode(call(request(endpoints.pointRead(stream, metric, key)).GET().build(), true),
+        return decode(call(request(endpoints.pointRead(stream, metric, key)).GET().build(), REPEATABLE),
                 root -> JsonCodec.pointRead(root, metric, key));
     }
 
@@ -363,7 +367,7 @@ public final class RailgunClient implements AutoCloseable {
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            if (!(cause instanceof RailgunException e) || !retry.shouldRetry(e, attempt, true)) {
+            if (!(cause instanceof RailgunException e) || !retry.shouldRetry(e, attempt, REPEATABLE)) {
                 return CompletableFuture.<HttpResponse<byte[]>>failedFuture(cause);
             }
             Executor later = pause.after(retry.delay(attempt, e.retryAfterSeconds()), executor);
