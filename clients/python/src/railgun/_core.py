@@ -8,6 +8,8 @@ import datetime as _dt
 import enum
 import json
 import math
+import os
+import ssl
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Generic, Iterable, List, Mapping, Optional, TypeVar, Union
 from urllib.parse import quote
@@ -316,9 +318,6 @@ def client_options(
     verify: Union[bool, str, Any],
 ) -> Dict[str, Any]:
     """The keyword arguments of httpx.Client / httpx.AsyncClient for these settings."""
-    import os
-    import ssl
-
     if token is not None and (not token or any(c <= " " or c > "~" for c in token)):
         raise ValueError("a bearer token must be non-empty printable ASCII without spaces")
     if timeout <= 0:
