@@ -53,7 +53,7 @@ async def test_every_endpoint_awaited(url: str):
                 await rg.send(s, {"id": "x", "ts": T0, "card": "a", "qty": "many"})
             assert e.value.code == "invalid_value"
             with pytest.raises(PayloadTooLargeError):
-                await rg.send_batch(s, [{}] * 10_001)
+                await rg.send_batch(s, [{"id": f"big{i}", "ts": T0} for i in range(10_001)])
             await rg.delete_metric(s, "n")
             assert [m.name for m in await rg.metrics(s)] == ["total"]
         finally:

@@ -190,9 +190,9 @@ def test_errors_carry_the_spec_code_and_status(rg: Railgun, fresh_stream: str):
         rg.read(s, "n", card="c1", merchant="m1")
     assert e.value.code == "unknown_parameter"
 
-    # more events than --max-batch-events (10,000): refused before the stream is even looked at
+    # more events than --max-batch-events (10,000), each valid: refused before any is counted
     with pytest.raises(PayloadTooLargeError) as e:
-        rg.send_batch(s, [{}] * 10_001)
+        rg.send_batch(s, [{"id": f"big{i}", "ts": T0} for i in range(10_001)])
     assert (e.value.status, e.value.code) == (413, "batch_too_large")
 
 
