@@ -61,3 +61,14 @@ async def test_every_endpoint_awaited(url: str):
         with pytest.raises(NotFoundError) as e:
             await rg.stream(s)
         assert e.value.code == "unknown_stream"
+
+
+@pytest.mark.asyncio
+async def test_probes_awaited(url: str):
+    async with AsyncClient(url, token=admin_token()) as rg:
+        try:
+            await rg.openapi()
+        except NotFoundError:
+            pytest.skip("this node has no /v1/openapi.json, /health/live, /health/ready")
+        assert await rg.live() is True
+        assert (await rg.ready()).tasks >= 0

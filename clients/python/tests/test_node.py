@@ -220,3 +220,19 @@ def test_tokens(url: str, rg: Railgun):
         with pytest.raises(ForbiddenError) as e:
             ingest.streams()
         assert (e.value.status, e.value.code) == (403, "forbidden")
+
+
+def test_probes_and_the_openapi_description(rg: Railgun):
+    # /health/live, /health/ready and /v1/openapi.json came with the operations work: an older node
+    # answers 404 not_found, and then there is nothing to test
+    try:
+        description = rg.openapi()
+    except NotFoundError as e:
+        assert e.code == "not_found"
+        pytest.skip("this node has no /v1/openapi.json, /health/live, /health/ready")
+    assert description["openapi"].startswith("3.1")
+    assert "/v1/streams/{stream}/events" in description["paths"]
+    assert rg.live() is True
+    readiness = rg.ready()
+    assert readiness.status in ("ready", "not_ready") and readiness.tasks >= 0
+    assert readiness.ready == (readiness.status == "ready")

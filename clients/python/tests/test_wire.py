@@ -23,6 +23,7 @@ from railgun import (
     PayloadTooLargeError,
     Railgun,
     RailgunError,
+    Readiness,
     ServerError,
     StreamSpec,
     TransportError,
@@ -180,3 +181,28 @@ def test_tls_with_the_nodes_certificate_as_ca_bundle(self_signed):
             with pytest.raises(TransportError) as e:
                 default_trust.streams()
         assert e.value.code == UNREACHABLE
+
+
+def test_readiness_a_503_not_ready_is_an_answer_and_stopping_an_error():
+    with client_answering(200, '{"status":"ready","tasks":16,"reasons":[]}') as rg:
+        assert rg.ready() == Readiness(True, "ready", 16, [])
+    not_ready = '{"status":"not_ready","tasks":16,"reasons":["task payments/card-3: replaying its input"]}'
+    seen = []
+    with client_answering(503, not_ready, {"Retry-After": "1"}, seen=seen) as rg:
+        ready = rg.ready()
+    assert (ready.ready, ready.status, ready.reasons) == (False, "not_ready", ["task payments/card-3: replaying its input"])
+    assert [r.url.raw_path for r in seen] == [b"/health/ready"]
+    with client_answering(503, error("stopping", "the node is stopping")) as rg:
+        with pytest.raises(UnavailableError) as e:
+            rg.ready()
+    assert e.value.code == "stopping"
+
+
+def test_liveness_and_the_openapi_description():
+    seen = []
+    with client_answering(200, '{"openapi": "3.1.0", "paths": {}}', seen=seen) as rg:
+        assert rg.live() is True
+        assert rg.openapi()["openapi"] == "3.1.0"
+    assert [r.url.raw_path for r in seen] == [b"/health/live", b"/v1/openapi.json"]
+    with client_answering(404, error("not_found")) as rg:
+        assert rg.live() is False

@@ -38,6 +38,7 @@ from ._types import (
     MetricValue,
     PointRead,
     PutStreamReply,
+    Readiness,
     StreamSpec,
 )
 
@@ -65,6 +66,7 @@ __all__ = [
     "PutStreamReply",
     "Railgun",
     "RailgunError",
+    "Readiness",
     "RetryPolicy",
     "ServerError",
     "StreamSpec",

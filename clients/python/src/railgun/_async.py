@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, List, Mapping, Optional, TypeVar, Union
+from typing import Any, AsyncIterator, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, TypeVar, Union
 
 import httpx
 
@@ -11,7 +11,7 @@ from . import _core
 from ._client import DEFAULT_TIMEOUT, DEFAULT_URL
 from ._errors import RailgunError
 from ._retry import RetryPolicy
-from ._types import EventReply, MetricInfo, PointRead, PutStreamReply, StreamSpec
+from ._types import EventReply, MetricInfo, PointRead, PutStreamReply, Readiness, StreamSpec
 
 T = TypeVar("T")
 
@@ -101,9 +101,24 @@ class AsyncClient:
         except RailgunError:
             return False
 
+    async def live(self) -> bool:
+        """``GET /health/live``: True when the process serves HTTP; False otherwise (no retries)."""
+        try:
+            return await self._once(_core.live())
+        except RailgunError:
+            return False
+
+    async def ready(self) -> Readiness:
+        """``GET /health/ready``; see :meth:`railgun.Railgun.ready`."""
+        return await self._run(_core.ready())
+
     async def node_metrics(self) -> str:
         """``GET /metrics`` (Prometheus text format)."""
         return await self._run(_core.node_metrics())
+
+    async def openapi(self) -> Dict[str, Any]:
+        """``GET /v1/openapi.json``."""
+        return await self._run(_core.openapi())
 
     async def aclose(self) -> None:
         """Closes the kept-alive connections."""

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, TypeVar, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, TypeVar, Union
 
 import httpx
 
 from . import _core
 from ._errors import RailgunError
 from ._retry import RetryPolicy
-from ._types import EventReply, MetricInfo, PointRead, PutStreamReply, StreamSpec
+from ._types import EventReply, MetricInfo, PointRead, PutStreamReply, Readiness, StreamSpec
 
 T = TypeVar("T")
 
@@ -163,9 +163,25 @@ class Railgun:
         except RailgunError:
             return False
 
+    def live(self) -> bool:
+        """``GET /health/live``: True when the process serves HTTP; False otherwise (no retries)."""
+        try:
+            return self._once(_core.live())
+        except RailgunError:
+            return False
+
+    def ready(self) -> Readiness:
+        """``GET /health/ready``: whether the node serves every task it owns, caught up, and if not,
+        why. A 503 "not ready" is this answer, not an error (and not retried)."""
+        return self._run(_core.ready())
+
     def node_metrics(self) -> str:
         """``GET /metrics``: the node's own metrics in Prometheus text format."""
         return self._run(_core.node_metrics())
+
+    def openapi(self) -> Dict[str, Any]:
+        """``GET /v1/openapi.json``: the OpenAPI 3.1 description of the node's API."""
+        return self._run(_core.openapi())
 
     # --- plumbing ----------------------------------------------------------------------------
 

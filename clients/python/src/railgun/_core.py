@@ -11,7 +11,7 @@ import math
 import os
 import ssl
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Generic, Iterable, List, Mapping, Optional, TypeVar, Union
+from typing import Any, Callable, Dict, FrozenSet, Generic, Iterable, List, Mapping, Optional, TypeVar, Union
 from urllib.parse import quote
 
 import httpx
@@ -25,7 +25,7 @@ from ._errors import (
     TransportError,
     error_for_status,
 )
-from ._types import EventReply, MetricInfo, PointRead, PutStreamReply, StreamSpec
+from ._types import EventReply, MetricInfo, PointRead, PutStreamReply, Readiness, StreamSpec
 
 #: Code of a request whose connection broke after it was (at least partly) sent: it may have been applied.
 CONNECTION_LOST = "connection_lost"
@@ -43,6 +43,8 @@ class Call(Generic[T]):
     body: Optional[bytes]
     idempotent: bool
     decode: Callable[[httpx.Response], T]
+    # statuses other than 2xx whose body is an answer, not an error (/health/ready's 503)
+    answers: FrozenSet[int] = frozenset()
 
     def describe(self) -> str:
         return f"{self.method} {self.path}"
@@ -163,6 +165,11 @@ def answer(call: Call[T], response: httpx.Response) -> T:
     """The decoded 2xx answer, or the :class:`RailgunError` for any other status."""
     if 200 <= response.status_code < 300:
         return call.decode(response)
+    if response.status_code in call.answers:
+        try:
+            return call.decode(response)
+        except BadResponseError:
+            pass  # the error object (e.g. 503 "stopping" while the node stops)
     raise refusal(response)
 
 
@@ -296,6 +303,24 @@ def node_metrics() -> Call[str]:
 
 def health() -> Call[bool]:
     return Call("GET", "/health", None, True, lambda r: True)
+
+
+def live() -> Call[bool]:
+    return Call("GET", "/health/live", None, True, lambda r: True)
+
+
+def ready() -> Call[Readiness]:
+    return Call("GET", "/health/ready", None, True, lambda r: _shape(r, Readiness.from_json), frozenset({503}))
+
+
+def openapi() -> Call[Dict[str, Any]]:
+    def read(response: httpx.Response) -> Dict[str, Any]:
+        body = _json(response)
+        if not isinstance(body, dict):
+            raise BadResponseError(response.status_code, BAD_RESPONSE, "the OpenAPI description is not a JSON object")
+        return body
+
+    return Call("GET", "/v1/openapi.json", None, True, read)
 
 
 def chunks(events: Iterable[Mapping[str, Any]], size: int) -> Iterable[List[Mapping[str, Any]]]:

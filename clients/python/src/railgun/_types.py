@@ -166,6 +166,31 @@ class EventReply:
 
 
 @dataclass(frozen=True)
+class Readiness:
+    """The answer of ``GET /health/ready``: 200 when the node serves every task it owns, caught up;
+    503 before (an answer here, not an error).
+
+    Attributes:
+        ready: True for ``"status": "ready"``.
+        status: ``"ready"`` or ``"not_ready"``.
+        tasks: the number of tasks the node runs.
+        reasons: what is not ready yet (at most 20 lines), empty when ready.
+    """
+
+    ready: bool
+    status: str
+    tasks: int
+    reasons: List[str] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, body: Mapping[str, Any]) -> "Readiness":
+        status = body["status"]
+        if not isinstance(status, str):
+            raise ValueError("'status' is not a string")
+        return cls(status == "ready", status, int(body["tasks"]), [str(r) for r in body.get("reasons") or []])
+
+
+@dataclass(frozen=True)
 class PointRead:
     """A metric's current value for one key, without sending an event (SPEC §3.4).
 
