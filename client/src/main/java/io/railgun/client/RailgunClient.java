@@ -45,6 +45,10 @@ import javax.net.ssl.SSLContext;
  * is a {@link RailgunException}; expected outcomes of an event (duplicate, dropped as late) are
  * fields of its {@link EventReply}.
  *
+ * <p>Retries are opt-in ({@link Builder#retry}): with a {@link RetryPolicy} other than {@link
+ * RetryPolicy#none()}, a request that got a 503 (or no reply) is sent again, with the same body,
+ * when that is safe; the exception of the last attempt is thrown when every attempt failed.
+ *
  * <p>Thread-safe: one client is meant to be shared by all threads of an application. It holds one
  * {@link HttpClient} (HTTP/1.1, kept-alive connections); the futures of the asynchronous calls
  * complete on the configured executor (by default, the HttpClient's own pool), so callbacks that
@@ -63,16 +67,26 @@ public final class RailgunClient implements AutoCloseable {
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
     private static final String JSON = "application/json";
+    /** For {@link #call}: a request the node may receive twice (a read, a PUT of a definition, an event). */
+    private static final boolean REPEATABLE = true;
+    /** For {@link #call}: a change that must not be made twice (adding metrics, deleting). */
+    private static final boolean CHANGE = false;
 
     private final HttpClient http;
     private final Endpoints endpoints;
     private final String authorization;
     private final Duration requestTimeout;
+    private final RetryPolicy retry;
+    private final Pause pause;
+    private final Executor executor;
 
     private RailgunClient(Builder builder) {
         this.endpoints = new Endpoints(builder.baseUri);
         this.authorization = builder.token == null ? null : "Bearer " + builder.token;
         this.requestTimeout = builder.requestTimeout;
+        this.retry = builder.retry;
+        this.pause = builder.pause;
+        this.executor = builder.executor;
         HttpClient.Builder http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -106,7 +120,8 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 409 on an incompatible change, 400 on an invalid spec
      */
     public StreamPutResult createStream(String name, StreamSpec spec) {
-        HttpResponse<byte[]> response = call(jsonRequest(endpoints.stream(name), "PUT", JsonCodec.streamSpec(spec)));
+        HttpResponse<byte[]> response =
+                call(jsonRequest(endpoints.stream(name), "PUT", JsonCodec.streamSpec(spec)), REPEATABLE);
         return response.statusCode() == 201 ? StreamPutResult.CREATED : StreamPutResult.UPDATED;
     }
 
@@ -116,7 +131,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 404 when there is no such stream
      */
     public StreamSpec stream(String name) {
-        return decode(call(request(endpoints.stream(name)).GET().build()), JsonCodec::streamSpec);
+        return decode(call(request(endpoints.stream(name)).GET().build(), REPEATABLE), JsonCodec::streamSpec);
     }
 
     /**
@@ -126,7 +141,8 @@ public final class RailgunClient implements AutoCloseable {
      * @return stream name → definition, in the node's order (unmodifiable)
      */
     public Map<String, StreamSpec> streams() {
-        return Collections.unmodifiableMap(decode(call(request(endpoints.streams()).GET().build()), JsonCodec::streams));
+        return Collections.unmodifiableMap(
+                decode(call(request(endpoints.streams()).GET().build(), REPEATABLE), JsonCodec::streams));
     }
 
     /**
@@ -135,7 +151,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 404 when there is no such stream
      */
     public void deleteStream(String name) {
-        call(request(endpoints.stream(name)).DELETE().build());
+        call(request(endpoints.stream(name)).DELETE().build(), CHANGE);
     }
 
     // --- metrics (SPEC §3.2) ---------------------------------------------------------------
@@ -164,7 +180,7 @@ public final class RailgunClient implements AutoCloseable {
     }
 
     private List<String> addMetrics(String stream, byte[] body) {
-        return decode(call(jsonRequest(endpoints.metrics(stream), "POST", body)), JsonCodec::metricNames);
+        return decode(call(jsonRequest(endpoints.metrics(stream), "POST", body), CHANGE), JsonCodec::metricNames);
     }
 
     /**
@@ -174,7 +190,7 @@ public final class RailgunClient implements AutoCloseable {
      * @return the stream's metrics in the node's order
      */
     public List<MetricInfo> metrics(String stream) {
-        return decode(call(request(endpoints.metrics(stream)).GET().build()), JsonCodec::metricInfos);
+        return decode(call(request(endpoints.metrics(stream)).GET().build(), REPEATABLE), JsonCodec::metricInfos);
     }
 
     /**
@@ -183,7 +199,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 404 for an unknown stream or metric
      */
     public void deleteMetric(String stream, String name) {
-        call(request(endpoints.metric(stream, name)).DELETE().build());
+        call(request(endpoints.metric(stream, name)).DELETE().build(), CHANGE);
     }
 
     // --- events (SPEC §3.3) ----------------------------------------------------------------
@@ -199,7 +215,8 @@ public final class RailgunClient implements AutoCloseable {
      *                          in time, status 0 when unreachable
      */
     public EventReply send(String stream, Map<String, ?> event) {
-        return decode(call(jsonRequest(endpoints.events(stream), "POST", JsonCodec.write(event))), JsonCodec::eventReply);
+        return decode(call(jsonRequest(endpoints.events(stream), "POST", JsonCodec.write(event)), REPEATABLE),
+                JsonCodec::eventReply);
     }
 
     /**
@@ -208,7 +225,7 @@ public final class RailgunClient implements AutoCloseable {
      */
     public CompletableFuture<EventReply> sendAsync(String stream, Map<String, ?> event) {
         HttpRequest request = jsonRequest(endpoints.events(stream), "POST", JsonCodec.write(event));
-        return callAsync(request).thenApply(response -> decode(response, JsonCodec::eventReply));
+        return callAsyncRetrying(request).thenApply(response -> decode(response, JsonCodec::eventReply));
     }
 
     /**
@@ -218,14 +235,14 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException as {@link #send}; 413 when the batch is larger than the node accepts
      */
     public List<EventReply> sendBatch(String stream, List<? extends Map<String, ?>> events) {
-        return decode(call(jsonRequest(endpoints.batch(stream), "POST", JsonCodec.write(events))),
+        return decode(call(jsonRequest(endpoints.batch(stream), "POST", JsonCodec.write(events)), REPEATABLE),
                 JsonCodec::eventReplies);
     }
 
     /** As {@link #sendBatch}, without blocking. */
     public CompletableFuture<List<EventReply>> sendBatchAsync(String stream, List<? extends Map<String, ?>> events) {
         HttpRequest request = jsonRequest(endpoints.batch(stream), "POST", JsonCodec.write(events));
-        return callAsync(request).thenApply(response -> decode(response, JsonCodec::eventReplies));
+        return callAsyncRetrying(request).thenApply(response -> decode(response, JsonCodec::eventReplies));
     }
 
     /**
@@ -236,7 +253,8 @@ public final class RailgunClient implements AutoCloseable {
      *
      * @return a future of the response, whatever its status (a non-2xx status is not an
      *         exception here); it completes exceptionally with a {@link RailgunException} only when
-     *         there is no response (status 0: {@code unreachable}, {@code timeout})
+     *         there is no response (status 0: {@code unreachable}, {@code timeout}). Never retried:
+     *         an injector measures each send.
      */
     public CompletableFuture<RawResponse> sendJsonAsync(String stream, byte[] eventJson) {
         HttpRequest request = jsonRequest(endpoints.events(stream), "POST", eventJson);
@@ -268,7 +286,7 @@ public final class RailgunClient implements AutoCloseable {
      *                                  being backfilled, 400 for a wrong key
      */
     public PointRead read(String stream, String metric, Map<String, ?> key) {
-        return decode(call(request(endpoints.pointRead(stream, metric, key)).GET().build()),
+        return decode(call(request(endpoints.pointRead(stream, metric, key)).GET().build(), REPEATABLE),
                 root -> JsonCodec.pointRead(root, metric, key));
     }
 
@@ -305,11 +323,57 @@ public final class RailgunClient implements AutoCloseable {
                 .build();
     }
 
-    /** Sends and waits; a 2xx response, else a RailgunException. */
-    private HttpResponse<byte[]> call(HttpRequest request) {
-        HttpResponse<byte[]> response = exchange(request);
-        requireSuccess(response);
-        return response;
+    /**
+     * Sends and waits, again as the retry policy says ({@code idempotent}: the request may be
+     * repeated even when the node may have applied it); a 2xx response, else the RailgunException
+     * of the last attempt.
+     */
+    private HttpResponse<byte[]> call(HttpRequest request, boolean idempotent) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                HttpResponse<byte[]> response = exchange(request);
+                requireSuccess(response);
+                return response;
+            } catch (RailgunException e) {
+                if (!retry.shouldRetry(e, attempt, idempotent)) {
+                    throw e;
+                }
+                try {
+                    pause.sleep(retry.delay(attempt, e.retryAfterSeconds()));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    e.addSuppressed(interrupted);
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * As {@link #call} without blocking, for event sends (always safe to repeat): a future of a
+     * 2xx response, or failed with the RailgunException of the last attempt.
+     */
+    private CompletableFuture<HttpResponse<byte[]>> callAsyncRetrying(HttpRequest request) {
+        return attemptAsync(request, 1);
+    }
+
+    private CompletableFuture<HttpResponse<byte[]>> attemptAsync(HttpRequest request, int attempt) {
+        return callAsync(request).thenApply(response -> {
+            requireSuccess(response);
+            return response;
+        }).handle((response, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(response);
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (!(cause instanceof RailgunException e) || !retry.shouldRetry(e, attempt, REPEATABLE)) {
+                return CompletableFuture.<HttpResponse<byte[]>>failedFuture(cause);
+            }
+            Executor later = pause.after(retry.delay(attempt, e.retryAfterSeconds()), executor);
+            return CompletableFuture.runAsync(() -> {}, later)
+                    .thenCompose(ignored -> attemptAsync(request, attempt + 1));
+        }).thenCompose(next -> next);
     }
 
     private HttpResponse<byte[]> exchange(HttpRequest request) {
@@ -405,6 +469,8 @@ public final class RailgunClient implements AutoCloseable {
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private SSLContext sslContext;
         private Executor executor;
+        private RetryPolicy retry = RetryPolicy.none();
+        private Pause pause = Pause.SYSTEM;
 
         private Builder() {}
 
@@ -453,6 +519,22 @@ public final class RailgunClient implements AutoCloseable {
         /** The executor asynchronous results complete on; null uses the HttpClient's own pool. */
         public Builder executor(Executor executor) {
             this.executor = executor;
+            return this;
+        }
+
+        /**
+         * When failed requests are sent again: e.g. {@code RetryPolicy.exponential(5,
+         * Duration.ofMillis(100), Duration.ofSeconds(5))}; default {@link RetryPolicy#none()}, every
+         * request is sent once.
+         */
+        public Builder retry(RetryPolicy policy) {
+            this.retry = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** How the client waits between attempts; tests record the waits instead of waiting. */
+        Builder pause(Pause pause) {
+            this.pause = Objects.requireNonNull(pause, "pause");
             return this;
         }
 
