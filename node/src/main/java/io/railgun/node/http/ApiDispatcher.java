@@ -11,9 +11,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * The one handler of the API: matches the path, checks the token, dispatches to the endpoint and
  * turns every outcome into a response. Order of checks: bearer token (401/403: nothing else is told to
  * an unauthenticated caller), path (404 {@code not_found}), method (405 {@code method_not_allowed}
- * with Allow), then the endpoint's own (415, 413, 400, its front-end's answers). Before an error is
- * handled, its connection has received the whole body (or dropped what was too large), so the client
- * reads the answer rather than a connection reset. An unexpected
+ * with Allow), then the endpoint's own (415, 413, 400, its front-end's answers). Before a request is
+ * handled, its connection has received its whole body (or dropped what was too large), so a client
+ * refused reads the answer rather than a connection reset. An unexpected
  * exception is logged with its stack trace and an incident id, and answered 500 {@code internal};
  * the server keeps serving. Every request is counted and timed in {@link NodeMetrics}.
  * Thread-safe: called concurrently on the server's virtual threads ({@link #handle}), and on its event
