@@ -232,7 +232,7 @@ public final class HttpApi implements AutoCloseable {
     /**
      * Closes a connection over a cap as soon as it is open: plain HTTP after a 503
      * {@code too_many_connections} (written without reading anything), TLS at once (a handshake would
-     * cost more than the refusal is worth). Logs at most one warning per {@value #REFUSAL_LOG_INTERVAL_NS} ns.
+     * cost more than the refusal is worth). Logs at most one warning every ten seconds.
      */
     @ChannelHandler.Sharable
     private static final class Refuser extends ChannelInboundHandlerAdapter {
@@ -266,10 +266,10 @@ public final class HttpApi implements AutoCloseable {
             long last = lastLogNs.get();
             if (now - last >= REFUSAL_LOG_INTERVAL_NS && lastLogNs.compareAndSet(last, now)) {
                 LOG.log(System.Logger.Level.WARNING, full == ConnectionLimits.Refusal.NODE
-                        ? "refusing connections: " + limits.open() + " open, the cap (--max-connections) is "
-                                + limits.maxConnections()
+                        ? "refusing connections: " + limits.open() + " open, as many as --max-connections ("
+                                + limits.maxConnections() + ") allows"
                         : "refusing connections from " + address.getHostAddress() + ": it has "
-                                + limits.maxPerAddress() + " open, the cap (--max-connections-per-address)");
+                                + limits.maxPerAddress() + " open, as many as --max-connections-per-address allows");
             }
         }
 
