@@ -26,6 +26,12 @@ import java.util.Map;
  * @param checkpointIntervalMs how often each task checkpoints
  * @param hotKeys              hot-tier keys per GROUP BY field list per task (250,000 by default: a node runs many tasks)
  * @param minDedupHorizonMs    the shortest dedup horizon (event ids remembered at least this long)
+ * @param maxConnections       most HTTP connections open at once (refused at once beyond)
+ * @param maxConnectionsPerAddress most HTTP connections open at once from one client address
+ * @param idleTimeoutMs        an HTTP connection with no request under way is closed after this long
+ * @param headerTimeoutMs      a request's head (request line and headers; the TLS handshake) must come
+ *                             within this long of its first byte (408, and closed, beyond)
+ * @param bodyTimeoutMs        a request's body must come within this long of its head (408 beyond)
  */
 public record NodeConfig(
         String host,
@@ -46,7 +52,12 @@ public record NodeConfig(
         long requestTimeoutMs,
         long checkpointIntervalMs,
         int hotKeys,
-        long minDedupHorizonMs) {
+        long minDedupHorizonMs,
+        int maxConnections,
+        int maxConnectionsPerAddress,
+        long idleTimeoutMs,
+        long headerTimeoutMs,
+        long bodyTimeoutMs) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 7070;
@@ -62,66 +73,107 @@ public record NodeConfig(
         if (nodeId == null || !nodeId.matches("[A-Za-z0-9._-]{1,100}")) {
             throw new IllegalArgumentException("node id must be 1-100 characters of letters, digits, '.', '_' or '-'");
         }
+        if (maxConnections < 1 || maxConnectionsPerAddress < 1) {
+            throw new IllegalArgumentException("max-connections and max-connections-per-address must be at least 1");
+        }
+        if (idleTimeoutMs < 1 || headerTimeoutMs < 1 || bodyTimeoutMs < 1) {
+            throw new IllegalArgumentException("idle-timeout, header-timeout and body-timeout must be positive");
+        }
+    }
+
+    /** The default of {@link #maxConnections}: half the file descriptor limit, at least 64, at most 10,000. */
+    public static int defaultMaxConnections() {
+        long fds = fileDescriptorLimit();
+        return fds <= 0 ? 10_000 : (int) Math.max(64, Math.min(10_000, fds / 2));
+    }
+
+    /**
+     * The process's file descriptor limit (the JVM raises the soft limit to the hard one at start), or
+     * -1 when the platform does not tell.
+     */
+    public static long fileDescriptorLimit() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            return unix.getMaxFileDescriptorCount();
+        }
+        return -1;
     }
 
     /** The single-node default of {@code ./railgun start}: embedded broker, data under {@code ./data}. */
     public static NodeConfig defaults() {
         return new NodeConfig(DEFAULT_HOST, DEFAULT_PORT, Path.of("data"), null, 0, "node-1",
                 Math.max(1, Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
-                16L << 20, 10_000, 10_000, 10_000, 250_000, 3_600_000L);
+                16L << 20, 10_000, 10_000, 10_000, 250_000, 3_600_000L, defaultMaxConnections(), 1_000, 60_000,
+                10_000, 30_000);
     }
 
     public NodeConfig withHttp(String newHost, int newPort) {
         return new NodeConfig(newHost, newPort, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
-                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
     }
 
     public NodeConfig withDataDir(Path dir) {
         return new NodeConfig(host, port, dir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
-                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
     }
 
     public NodeConfig withKafka(String bootstrap) {
         return new NodeConfig(host, port, dataDir, bootstrap, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
-                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
     }
 
     public NodeConfig withTokens(String ingest, String admin) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingest, admin,
                 tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
-                checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+                checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
     }
 
     public NodeConfig withTls(Path keystore, String password) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, keystore, password, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
-                checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+                checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
     }
 
     public NodeConfig withLimits(long bodyBytes, int batchEvents, long timeoutMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, bodyBytes, batchEvents, timeoutMs,
-                checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+                checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
     }
 
     public NodeConfig withProcessors(int units) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, units, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
-                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
     }
 
     public NodeConfig withKafkaProperties(Map<String, String> props) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, props, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
-                checkpointIntervalMs, hotKeys, minDedupHorizonMs);
+                checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
     }
 
     public NodeConfig withEngine(long checkpointMs, int hotKeyLimit, long minDedupMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
-                requestTimeoutMs, checkpointMs, hotKeyLimit, minDedupMs);
+                requestTimeoutMs, checkpointMs, hotKeyLimit, minDedupMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+    }
+
+    public NodeConfig withConnections(int maxConns, int maxPerAddress, long idleMs, long headerMs, long bodyMs) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConns, maxPerAddress, idleMs,
+                headerMs, bodyMs);
     }
 }

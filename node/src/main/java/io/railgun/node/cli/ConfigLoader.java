@@ -89,7 +89,10 @@ public final class ConfigLoader {
                     v.get(StartSettings.TLS_KEYSTORE), v.get(StartSettings.TLS_KEYSTORE_PASSWORD), kafkaValues,
                     v.get(StartSettings.MAX_BODY_BYTES), v.get(StartSettings.MAX_BATCH_EVENTS),
                     v.get(StartSettings.REQUEST_TIMEOUT), v.get(StartSettings.CHECKPOINT_INTERVAL),
-                    v.get(StartSettings.HOT_KEYS), v.get(StartSettings.MIN_DEDUP_HORIZON));
+                    v.get(StartSettings.HOT_KEYS), v.get(StartSettings.MIN_DEDUP_HORIZON),
+                    v.get(StartSettings.MAX_CONNECTIONS), v.get(StartSettings.MAX_CONNECTIONS_PER_ADDRESS),
+                    v.get(StartSettings.IDLE_TIMEOUT), v.get(StartSettings.HEADER_TIMEOUT),
+                    v.get(StartSettings.BODY_TIMEOUT));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(ConfigException.INVALID_VALUE, e.getMessage());
         }

@@ -59,10 +59,28 @@ public final class StartSettings {
             ValueTypes.DURATION, DEFAULTS.minDedupHorizonMs(),
             "Shortest time event ids are remembered to detect duplicates (longer when windows are longer)");
 
+    public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("max-connections", "N", ValueTypes.POSITIVE_INT,
+                    DEFAULTS.maxConnections(), "Most HTTP connections open at once; more are refused as they"
+                            + " connect (keep it well below the file descriptor limit, 'ulimit -n')")
+            .withDefaultText("half the file descriptor limit, 64 to 10000 (" + DEFAULTS.maxConnections() + " here)");
+    public static final Setting<Integer> MAX_CONNECTIONS_PER_ADDRESS = Setting.of("max-connections-per-address", "N",
+            ValueTypes.POSITIVE_INT, DEFAULTS.maxConnectionsPerAddress(),
+            "Most HTTP connections open at once from one client IP address");
+    public static final Setting<Long> IDLE_TIMEOUT = Setting.of("idle-timeout", "DURATION",
+            ValueTypes.POSITIVE_DURATION, DEFAULTS.idleTimeoutMs(),
+            "An HTTP connection with no request under way is closed after this long");
+    public static final Setting<Long> HEADER_TIMEOUT = Setting.of("header-timeout", "DURATION",
+            ValueTypes.POSITIVE_DURATION, DEFAULTS.headerTimeoutMs(),
+            "A request's line and headers (and a TLS handshake) must come within this long (408 beyond)");
+    public static final Setting<Long> BODY_TIMEOUT = Setting.of("body-timeout", "DURATION",
+            ValueTypes.POSITIVE_DURATION, DEFAULTS.bodyTimeoutMs(),
+            "A request's body must come within this long after its headers (408 beyond)");
+
     /** The settings that make a {@link NodeConfig}, in {@code --help} order. */
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA, BROKER_PORT, NODE_ID, PROCESSORS,
             REPLICATION, INGEST_TOKEN, ADMIN_TOKEN, TLS_KEYSTORE, TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES,
-            MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS, MIN_DEDUP_HORIZON);
+            MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS, MIN_DEDUP_HORIZON, MAX_CONNECTIONS,
+            MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT);
 
     /** The config file; a flag or an environment variable, never a key inside a config file. */
     public static final Setting<Path> CONFIG = Setting.of("config", "FILE", ValueTypes.PATH, null,

@@ -1,7 +1,6 @@
 package io.railgun.node.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.railgun.node.NodeConfig;
 import io.railgun.node.frontend.ApiException;
 import io.railgun.node.ops.NodeMetrics;
@@ -10,17 +9,18 @@ import java.io.IOException;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The one handler of the server: matches the path, checks the token, dispatches to the endpoint and
+ * The one handler of the API: matches the path, checks the token, dispatches to the endpoint and
  * turns every outcome into a response. Order of checks: bearer token (401/403: nothing else is told to
  * an unauthenticated caller), path (404 {@code not_found}), method (405 {@code method_not_allowed}
- * with Allow), then the endpoint's own (415, 413, 400, its front-end's answers). Before an error is
- * answered, the unread rest of the request body is dropped ({@link ApiRequest#discardUnreadBody}) so
- * the client reads the answer rather than a connection reset. An unexpected
+ * with Allow), then the endpoint's own (415, 413, 400, its front-end's answers). Before a request is
+ * handled, its connection has received its whole body (or dropped what was too large), so a client
+ * refused reads the answer rather than a connection reset. An unexpected
  * exception is logged with its stack trace and an incident id, and answered 500 {@code internal};
  * the server keeps serving. Every request is counted and timed in {@link NodeMetrics}.
- * Thread-safe: called concurrently on the server's virtual threads.
+ * Thread-safe: called concurrently on the server's virtual threads ({@link #handle}), and on its event
+ * loops for the refusals of the connections themselves ({@link #refuse}).
  */
-final class ApiDispatcher implements HttpHandler {
+final class ApiDispatcher {
     private static final System.Logger LOG = System.getLogger(ApiDispatcher.class.getName());
     private final NodeConfig config;
     private final NodeMetrics metrics;
@@ -52,52 +52,67 @@ final class ApiDispatcher implements HttpHandler {
         draining = true;
     }
 
-    @Override
-    public void handle(HttpExchange exchange) {
+    /** Handles one request whose body was received whole; always answers it. */
+    void handle(ApiRequest req) {
         inFlight.incrementAndGet();
         try {
-            handleCounted(exchange);
+            handleCounted(req);
         } finally {
             inFlight.decrementAndGet();
         }
     }
 
-    private void handleCounted(HttpExchange exchange) {
+    /**
+     * Answers a request the connection refused before any endpoint (malformed, too long, too slow), and
+     * counts it as {@value Endpoint#UNMATCHED}.
+     */
+    void refuse(ApiRequest req, ApiException e) {
         long startNs = System.nanoTime();
-        String method = exchange.getRequestMethod();
-        RequestPath path = RequestPath.parse(exchange.getRequestURI().getRawPath());
+        try {
+            answer(req, e);
+        } finally {
+            req.releaseBody();
+            metrics.recordRequest(Endpoint.UNMATCHED, e.status(), System.nanoTime() - startNs);
+        }
+    }
+
+    private void handleCounted(ApiRequest req) {
+        long startNs = System.nanoTime();
+        String method = req.method();
+        RequestPath path = RequestPath.parse(req.rawPath());
         Endpoint endpoint = path == null ? null : Endpoint.find(path.shape(), method);
         String route = endpoint != null ? endpoint.route
                 : path != null ? Endpoint.disallowedRoute(path.shape()) : Endpoint.UNMATCHED;
-        ApiRequest req = new ApiRequest(exchange, path, config.maxBodyBytes());
+        req.path(path);
         try {
             if (draining) {
                 req.setHeader("Connection", "close");
                 throw ApiException.unavailable("stopping", "the node is shutting down; retry in a moment (or on another"
                         + " node)", 1);
             }
-            dispatch(exchange, method, path, endpoint, req);
+            dispatch(method, path, endpoint, req);
         } catch (ApiException e) {
             answer(req, e);
         } catch (IOException e) {
             // the client went away while we answered: nothing more can be sent
-            LOG.log(System.Logger.Level.DEBUG, "response to " + method + " " + exchange.getRequestURI() + " not sent", e);
+            LOG.log(System.Logger.Level.DEBUG, "response to " + method + " " + req.target() + " not sent", e);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            internal(req, exchange, e);
+            internal(req, e);
         } finally {
-            exchange.close();
+            req.releaseBody();
+            if (!req.responded()) {
+                internal(req, new IllegalStateException("the endpoint sent no response"));
+            }
             metrics.recordRequest(route, req.responded() ? req.status() : 500, System.nanoTime() - startNs);
         }
     }
 
-    private void dispatch(HttpExchange exchange, String method, RequestPath path, Endpoint endpoint, ApiRequest req)
-            throws IOException {
+    private void dispatch(String method, RequestPath path, Endpoint endpoint, ApiRequest req) throws IOException {
         // unknown paths and methods need some valid token too, so they reveal nothing to strangers
         Scope needed = endpoint != null ? endpoint.scope
                 : path != null && path.shape() == RequestPath.Shape.HEALTH ? Scope.NONE : Scope.INGEST;
         BearerAuth.Refusal refused = !auth.enabled() ? null : auth.check(
-                exchange.getRequestHeaders().getFirst("Authorization"), needed,
-                method + " " + exchange.getRequestURI().getRawPath());
+                req.header(HttpHeaderNames.AUTHORIZATION), needed, method + " " + req.rawPath());
         if (refused != null) {
             if (refused.challenge() != null) {
                 req.setHeader("WWW-Authenticate", refused.challenge());
@@ -105,7 +120,7 @@ final class ApiDispatcher implements HttpHandler {
             throw refused.error();
         }
         if (path == null) {
-            throw ApiException.notFound("not_found", "no endpoint at " + exchange.getRequestURI().getRawPath()
+            throw ApiException.notFound("not_found", "no endpoint at " + req.rawPath()
                     + "; the API serves /v1/streams[/{stream}[/metrics[/{name}] | /events | /events:batch]], "
                     + "/v1/openapi.json, /health[/live | /ready] and /metrics");
         }
@@ -155,10 +170,9 @@ final class ApiDispatcher implements HttpHandler {
         }
     }
 
-    private static void internal(ApiRequest req, HttpExchange exchange, Throwable e) {
+    private static void internal(ApiRequest req, Throwable e) {
         String incident = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
-        LOG.log(System.Logger.Level.ERROR, "internal error " + incident + " on " + exchange.getRequestMethod() + " "
-                + exchange.getRequestURI(), e);
+        LOG.log(System.Logger.Level.ERROR, "internal error " + incident + " on " + req.method() + " " + req.target(), e);
         answer(req, new ApiException(500, "internal", "internal error (incident " + incident + "): the node logged "
                 + "the details; retry, and report the incident id if it persists"));
     }

@@ -1,31 +1,78 @@
 package io.railgun.node.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.sun.net.httpserver.HttpExchange;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
 import io.railgun.node.frontend.ApiException;
 import java.io.IOException;
-import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * One HTTP exchange as the endpoints see it: its matched path, its body (read within the size limit,
- * Content-Type checked) and one response (JSON, the error format, or empty). Used by the one
- * virtual thread that handles the request.
+ * One HTTP request as the endpoints see it: its matched path, its body (received whole by the
+ * connection before the request is handled, within the size limit; Content-Type checked when read)
+ * and one response (JSON, the error format, or empty). Used by the one thread that handles the
+ * request; the response is handed to its {@link HttpConnection}, which sends it in request order.
  */
 final class ApiRequest {
     static final String JSON_TYPE = "application/json; charset=utf-8";
-    /** Most of an unwanted request body read (and dropped) so the client gets the error answer. */
+    /**
+     * Most of an unwanted request body read (and dropped) so the client gets the error answer; a body
+     * declared larger is not read: the answer comes at once and the connection closes after it.
+     */
     static final long DISCARD_LIMIT_BYTES = 64L << 20;
-    private final HttpExchange exchange;
-    private final RequestPath path;
+    private final HttpConnection connection;
+    private final HttpRequest head;
+    private final String rawPath;
+    private final String rawQuery;
     private final long maxBodyBytes;
+    private final boolean bodyTooLarge;
+    private ByteBuf body;
+    private RequestPath path;
+    private List<String> headers;
+    private boolean close;
     private int status;
-    private boolean responded;
+    private volatile boolean responded;
 
-    ApiRequest(HttpExchange exchange, RequestPath path, long maxBodyBytes) {
-        this.exchange = exchange;
-        this.path = path;
+    /**
+     * @param body         the whole body (owned by this request from now on: released when it ends), or null
+     * @param bodyTooLarge the body was (or was declared) larger than {@code maxBodyBytes}: not kept
+     */
+    ApiRequest(HttpConnection connection, HttpRequest head, String rawPath, String rawQuery, ByteBuf body,
+               boolean bodyTooLarge, long maxBodyBytes) {
+        this.connection = connection;
+        this.head = head;
+        this.rawPath = rawPath;
+        this.rawQuery = rawQuery;
+        this.body = body;
+        this.bodyTooLarge = bodyTooLarge;
         this.maxBodyBytes = maxBodyBytes;
+    }
+
+    String method() {
+        return head.method().name();
+    }
+
+    /** The path as sent (still percent-encoded), or null when the request target was malformed. */
+    String rawPath() {
+        return rawPath;
+    }
+
+    /** The request target as sent, for logs. */
+    String target() {
+        return head.uri();
+    }
+
+    /** A request header's first value, or null. */
+    String header(CharSequence name) {
+        return head.headers().get(name);
+    }
+
+    void path(RequestPath matched) {
+        this.path = matched;
     }
 
     String stream() {
@@ -38,69 +85,50 @@ final class ApiRequest {
 
     /** The raw (still percent-encoded) query string, or null. */
     String rawQuery() {
-        return exchange.getRequestURI().getRawQuery();
+        return rawQuery;
     }
 
     /**
-     * Reads the body into {@code into} (its previous content is dropped).
+     * Reads the body into {@code into} (its previous content is dropped): the one copy of the bytes the
+     * connection received.
      *
      * @throws ApiException 415 {@code unsupported_media_type} unless the Content-Type is JSON or absent;
      *                      413 {@code body_too_large} beyond {@code maxBodyBytes} (by Content-Length
-     *                      before reading, else after reading at most one byte more than the limit
-     *                      into the buffer)
+     *                      before receiving it, else while receiving it)
      */
     GrowableBytes readBody(GrowableBytes into) {
-        checkContentType(exchange.getRequestHeaders().getFirst("Content-Type"));
-        long declared = declaredLength();
-        if (declared > maxBodyBytes) {
+        checkContentType(head.headers().get(HttpHeaderNames.CONTENT_TYPE));
+        if (bodyTooLarge) {
             throw tooLarge();
         }
-        try {
-            // not closed here: the JDK's close would drain only 64 KiB; see discardUnreadBody
-            if (!into.readFrom(exchange.getRequestBody(), maxBodyBytes)) {
+        into.reset();
+        if (body == null || !body.isReadable()) {
+            return into;
+        }
+        try (ByteBufInputStream in = new ByteBufInputStream(body.duplicate())) {
+            if (!into.readFrom(in, maxBodyBytes)) {
                 throw tooLarge();
             }
         } catch (IOException e) {
-            throw ApiException.badRequest("unreadable_body", "the request body could not be read completely ("
-                    + e.getMessage() + "); send it again");
+            throw new IllegalStateException("reading a buffer in memory failed", e);
         }
         return into;
     }
 
     /**
-     * Reads and drops what is left of the request body (up to {@value #DISCARD_LIMIT_BYTES} bytes),
-     * before an error is answered. Most clients send the whole body before reading the response: if
-     * the server answered and closed the connection while they still send, they would see a
-     * connection reset instead of the 413 (or 401, 415 ...). A body declared larger than the limit is
-     * not read: the server then closes the connection after answering.
+     * Kept for the endpoints: the connection has already received (or dropped) the whole body before
+     * the request was handled, so the client reads the answer rather than a connection reset.
      */
     void discardUnreadBody() {
-        if (declaredLength() > DISCARD_LIMIT_BYTES) {
-            return;
-        }
-        try {
-            InputStream in = exchange.getRequestBody();
-            byte[] sink = new byte[8192];
-            long budget = DISCARD_LIMIT_BYTES;
-            int n;
-            while (budget > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, budget))) >= 0) {
-                budget -= n;
-            }
-        } catch (IOException e) {
-            // the client is gone or sent garbage: the answer will fail or the connection close, nothing to add
-        }
+        // nothing left to read
     }
 
-    /** The Content-Length header, or -1 when absent or not a number (the server refuses malformed ones). */
-    private long declaredLength() {
-        String declared = exchange.getRequestHeaders().getFirst("Content-Length");
-        if (declared == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(declared.strip());
-        } catch (NumberFormatException e) {
-            return -1;
+    /** Releases the body (called once the request is handled). */
+    void releaseBody() {
+        ByteBuf b = body;
+        body = null;
+        if (b != null) {
+            b.release();
         }
     }
 
@@ -121,36 +149,54 @@ final class ApiRequest {
         }
     }
 
-    /** Sends {@code body}'s bytes with a fixed Content-Length; a JSON body ends with a newline (for terminals). */
+    /**
+     * Sends {@code body}'s bytes with a fixed Content-Length; a JSON body ends with a newline (for
+     * terminals). The bytes are copied: {@code body} can be reused as soon as this returns.
+     */
     void respond(int code, String contentType, GrowableBytes body) throws IOException {
         if (JSON_TYPE.equals(contentType) && body.length() > 0 && body.array()[body.length() - 1] != '\n') {
             body.write('\n');
         }
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.getResponseHeaders().set("Cache-Control", "no-store");
         markResponded(code);
-        exchange.sendResponseHeaders(code, body.length() == 0 ? -1 : body.length());
-        if (body.length() > 0) {
-            exchange.getResponseBody().write(body.array(), 0, body.length());
-        }
+        connection.respond(code, contentType, body.array(), body.length(), headers, close);
     }
 
     /** A response without body (204 after a DELETE). */
     void respondEmpty(int code) throws IOException {
         markResponded(code);
-        exchange.sendResponseHeaders(code, -1);
+        connection.respond(code, null, null, 0, headers, close);
     }
 
     /** Answers {@code {"error": {"code", "message"}}} with Retry-After when the refusal has one. */
     void respondError(ApiException e) throws IOException {
         if (e.retryAfterSeconds() > 0) {
-            exchange.getResponseHeaders().set("Retry-After", Integer.toString(e.retryAfterSeconds()));
+            setHeader("Retry-After", Integer.toString(e.retryAfterSeconds()));
         }
         respondJson(e.status(), g -> ReplyJson.writeError(g, e));
     }
 
+    /** Sets a response header; {@code Connection: close} also closes the connection after the response. */
     void setHeader(String name, String value) {
-        exchange.getResponseHeaders().set(name, value);
+        if (name.equalsIgnoreCase("Connection")) {
+            close |= value.equalsIgnoreCase("close");
+            return;
+        }
+        if (headers == null) {
+            headers = new ArrayList<>(4);
+        }
+        for (int i = 0; i < headers.size(); i += 2) {
+            if (headers.get(i).equalsIgnoreCase(name)) {
+                headers.set(i + 1, value);
+                return;
+            }
+        }
+        headers.add(name);
+        headers.add(value);
+    }
+
+    /** The connection closes after the response (a body too large to be read, a malformed request). */
+    void closeAfterResponse() {
+        close = true;
     }
 
     boolean responded() {
@@ -166,8 +212,8 @@ final class ApiRequest {
         if (responded) {
             throw new IllegalStateException("a response was already sent (status " + status + ")");
         }
-        responded = true;
         status = code;
+        responded = true;
     }
 
     private ApiException tooLarge() {

@@ -98,6 +98,11 @@ class ConfigLoaderTest {
                 checkpoint-interval=1m
                 hot-keys=1000
                 min-dedup-horizon=2d
+                max-connections=500
+                max-connections-per-address=50
+                idle-timeout=2m
+                header-timeout=5s
+                body-timeout=15s
                 kafka-property.security.protocol=SASL_SSL
                 """.formatted(secret, keystore));
 
@@ -105,7 +110,8 @@ class ConfigLoaderTest {
 
         assertThat(c).isEqualTo(new NodeConfig("0.0.0.0", 8081, Path.of("/var/lib/railgun"), "k1:9092,k2:9093",
                 19092, "node-a", 6, 3, "ingest-secret", "admin-secret", keystore, "changeit",
-                Map.of("security.protocol", "SASL_SSL"), 1L << 20, 500, 2500, 60_000, 1000, 2 * 86_400_000L));
+                Map.of("security.protocol", "SASL_SSL"), 1L << 20, 500, 2500, 60_000, 1000, 2 * 86_400_000L, 500, 50,
+                120_000, 5_000, 15_000));
     }
 
     @Test
