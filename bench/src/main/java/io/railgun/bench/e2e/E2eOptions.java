@@ -114,11 +114,8 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
               --warmup D                 warm-up at each rate, excluded (default 20s)
               --duration D               measured part at each rate (default 60s)
               --connections N            most requests in flight (default 128); the injector waits for a free one,
-                                         and that wait counts in the latency. Keep it under 200: the JDK HTTP
-                                         server of the node keeps at most 200 idle connections and closes the
-                                         others as they go idle, and a client that reuses one of those gets no
-                                         reply (counted as unreachable); or give the node
-                                         -Dsun.net.httpserver.maxIdleConnections=N (--node-java-opts)
+                                         and that wait counts in the latency. Keep it under the node's
+                                         --max-connections-per-address (1000 by default)
               --client-executor direct|pool   where the HTTP client completes replies (default direct: on its
                                          selector thread, no hand-off: the injector's callback only records;
                                          pool: the JDK HttpClient's default cached pool, a thread hand-off per
