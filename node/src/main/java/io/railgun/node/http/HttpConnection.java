@@ -24,14 +24,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.TooLongHttpHeaderException;
-import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.railgun.node.frontend.ApiException;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -89,39 +84,14 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         BODY
     }
 
-    /** A request being received, or received and waiting for its turn. */
-    private static final class Incoming {
-        final HttpRequest head;
-        String rawPath;
-        String rawQuery;
-        ByteBuf body;
-        long received;
-        boolean tooLarge;
-        boolean close;
-        boolean keepAliveHeader;
-        boolean complete;
-        ApiException refusal;
-
-        Incoming(HttpRequest head) {
-            this.head = head;
-        }
-
-        void dropBody() {
-            if (body != null) {
-                body.release();
-                body = null;
-            }
-        }
-    }
-
     private final Settings settings;
-    private final ArrayDeque<Incoming> ready = new ArrayDeque<>(2);
+    private final ArrayDeque<IncomingRequest> ready = new ArrayDeque<>(2);
     private final Runnable onTimer = this::onTimer;
     private ChannelHandlerContext ctx;
     private Phase phase = Phase.IDLE;
     private long phaseStartNs;
     /** The request whose head came and whose body is coming, or null. */
-    private Incoming receiving;
+    private IncomingRequest receiving;
     /** A request is being handled, or its response written. */
     private boolean inService;
     private boolean writing;
@@ -183,7 +153,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
             receiving.dropBody();
             receiving = null;
         }
-        for (Incoming in : ready) {
+        for (IncomingRequest in : ready) {
             in.dropBody();
         }
         ready.clear();
@@ -229,14 +199,14 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
     }
 
     private void onHead(HttpRequest head) {
-        Incoming in = new Incoming(head);
+        IncomingRequest in = new IncomingRequest(head);
         receiving = in;
         phase = Phase.BODY;
         phaseStartNs = System.nanoTime();
         in.close = !HttpUtil.isKeepAlive(head);
         in.keepAliveHeader = !in.close && head.protocolVersion().equals(HttpVersion.HTTP_1_0);
         if (!splitTarget(in, head.uri())) {
-            in.refusal = ApiException.badRequest("invalid_uri", "the request target '" + printable(head.uri())
+            in.refusal = ApiException.badRequest("invalid_uri", "the request target '" + RequestTarget.printable(head.uri())
                     + "' is not a valid URI path: send an absolute path (/v1/streams/...) with only URI characters, "
                     + "percent-encoding the others as %XX (and '%' itself as %25)");
         }
@@ -245,7 +215,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         boolean continueExpected = false;
         if (expect != null && head.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
             if (!expect.strip().equalsIgnoreCase("100-continue")) {
-                in.refusal = new ApiException(417, "expectation_failed", "'Expect: " + printable(expect)
+                in.refusal = new ApiException(417, "expectation_failed", "'Expect: " + RequestTarget.printable(expect)
                         + "' is not supported; send the request without it (or with 'Expect: 100-continue')");
                 in.close = true;
                 complete(in);
@@ -268,7 +238,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
     }
 
     private void onContent(HttpContent content) {
-        Incoming in = receiving;
+        IncomingRequest in = receiving;
         if (in == null) {
             content.release();
             return;
@@ -331,15 +301,15 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
             receiving.dropBody();
             receiving = null;
         }
-        Incoming in = new Incoming(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/"));
-        in.refusal = refusal(cause);
+        IncomingRequest in = new IncomingRequest(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/"));
+        in.refusal = CodecRefusals.of(cause);
         in.close = true;
         discarding = true;
         phase = Phase.IDLE;
         complete(in);
     }
 
-    private void malformedBody(Incoming in, Throwable cause) {
+    private void malformedBody(IncomingRequest in, Throwable cause) {
         if (cause instanceof PrematureChannelClosureException || !ctx.channel().isActive()) {
             return;
         }
@@ -351,22 +321,8 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         complete(in);
     }
 
-    /** The answer to a request the codec refused. */
-    static ApiException refusal(Throwable cause) {
-        if (cause instanceof TooLongHttpLineException) {
-            return new ApiException(414, "uri_too_long", "the request line is longer than the limit of "
-                    + HttpApi.MAX_REQUEST_LINE_BYTES + " bytes: shorten the URI (send long values in a body)");
-        }
-        if (cause instanceof TooLongHttpHeaderException) {
-            return new ApiException(431, "headers_too_large", "the request headers are larger than the limit of "
-                    + HttpApi.MAX_HEADER_BYTES + " bytes: send fewer or shorter headers");
-        }
-        return ApiException.badRequest("bad_request", "malformed HTTP/1.1 request (" + cause.getMessage() + "): send "
-                + "a request line 'METHOD /path HTTP/1.1' and valid headers");
-    }
-
     /** A request received whole: it waits for its turn (and reads stop while others wait). */
-    private void complete(Incoming in) {
+    private void complete(IncomingRequest in) {
         in.complete = true;
         ready.add(in);
         if (inService && !paused) {
@@ -381,7 +337,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         if (inService || ready.isEmpty()) {
             return;
         }
-        Incoming in = ready.poll();
+        IncomingRequest in = ready.poll();
         inService = true;
         ApiRequest req = new ApiRequest(this, in.head, in.rawPath, in.rawQuery, in.body, in.tooLarge,
                 settings.maxBodyBytes());
@@ -488,7 +444,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
      */
     private void lingerClose() {
         discarding = true;
-        for (Incoming in : ready) {
+        for (IncomingRequest in : ready) {
             in.dropBody();
         }
         ready.clear();
@@ -577,7 +533,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
             receiving.dropBody();
             receiving = null;
         }
-        Incoming in = new Incoming(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/"));
+        IncomingRequest in = new IncomingRequest(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/"));
         in.refusal = new ApiException(408, "request_timeout", head
                 ? "the request head (request line and headers) did not come within "
                         + TimeUnit.NANOSECONDS.toMillis(settings.headerNs()) + " ms of its first byte"
@@ -595,8 +551,8 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
      * characters a URI cannot hold, or a bad percent escape in the path (the query's escapes are the
      * point reads' to check, with their own error).
      */
-    static boolean splitTarget(Incoming in, String uri) {
-        String[] parts = splitTarget(uri);
+    static boolean splitTarget(IncomingRequest in, String uri) {
+        String[] parts = RequestTarget.split(uri);
         if (parts == null) {
             return false;
         }
@@ -605,83 +561,4 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         return true;
     }
 
-    /** {@code [rawPath, rawQuery or null]}, or null when the target is malformed. */
-    static String[] splitTarget(String uri) {
-        String target = uri;
-        if (!target.startsWith("/")) {
-            int scheme = target.indexOf("://");
-            if (scheme <= 0 || !target.regionMatches(true, 0, "http", 0, 4)) {
-                return null;
-            }
-            int pathStart = target.indexOf('/', scheme + 3);
-            int queryStart = target.indexOf('?', scheme + 3);
-            if (pathStart < 0 || queryStart >= 0 && queryStart < pathStart) {
-                target = "/" + (queryStart >= 0 ? target.substring(queryStart) : "");
-            } else {
-                target = target.substring(pathStart);
-            }
-        }
-        int q = target.indexOf('?');
-        String path = q < 0 ? target : target.substring(0, q);
-        String query = q < 0 ? null : target.substring(q + 1);
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c == '%') {
-                if (i + 2 >= path.length() || Character.digit(path.charAt(i + 1), 16) < 0
-                        || Character.digit(path.charAt(i + 2), 16) < 0) {
-                    return null;
-                }
-                i += 2;
-            } else if (!pathChar(c)) {
-                return null;
-            }
-        }
-        if (query != null) {
-            for (int i = 0; i < query.length(); i++) {
-                char c = query.charAt(i);
-                if (c <= 0x20 || c >= 0x7f || c == '#') {
-                    return null;
-                }
-            }
-        }
-        return new String[] {path, query};
-    }
-
-    /** RFC 3986 pchar (without '%') or '/'. */
-    private static boolean pathChar(char c) {
-        if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-            return true;
-        }
-        return switch (c) {
-            case '-', '.', '_', '~', '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=', ':', '@', '/' -> true;
-            default -> false;
-        };
-    }
-
-    /** A client's text as put in a message: at most 100 characters, control characters escaped. */
-    private static String printable(String s) {
-        StringBuilder b = new StringBuilder(Math.min(s.length(), 100) + 3);
-        for (int i = 0; i < s.length() && i < 100; i++) {
-            char c = s.charAt(i);
-            b.append(c < 0x20 || c >= 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-        }
-        return s.length() > 100 ? b.append("...").toString() : b.toString();
-    }
-
-    /** The Date header, formatted once a second. */
-    static final class HttpDate {
-        private static volatile long second = Long.MIN_VALUE;
-        private static volatile String text = "";
-
-        private HttpDate() {}
-
-        static String now() {
-            long nowSecond = System.currentTimeMillis() / 1000;
-            if (nowSecond != second) {
-                text = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
-                second = nowSecond;
-            }
-            return text;
-        }
-    }
 }

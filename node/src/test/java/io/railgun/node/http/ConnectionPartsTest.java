@@ -34,19 +34,19 @@ class ConnectionPartsTest {
 
     @Test
     void requestTargetsAreSplitOrRefused() {
-        assertThat(HttpConnection.splitTarget("/v1/streams/p/metrics/s?card=c1&x=%41"))
+        assertThat(RequestTarget.split("/v1/streams/p/metrics/s?card=c1&x=%41"))
                 .containsExactly("/v1/streams/p/metrics/s", "card=c1&x=%41");
-        assertThat(HttpConnection.splitTarget("/health")).containsExactly("/health", null);
-        assertThat(HttpConnection.splitTarget("/v1/streams/a%20b")).containsExactly("/v1/streams/a%20b", null);
-        assertThat(HttpConnection.splitTarget("http://node:7070/v1/streams?x=1")).containsExactly("/v1/streams", "x=1");
-        assertThat(HttpConnection.splitTarget("HTTP://node:7070")).containsExactly("/", null);
-        assertThat(HttpConnection.splitTarget("http://node:7070?x=1")).containsExactly("/", "x=1");
+        assertThat(RequestTarget.split("/health")).containsExactly("/health", null);
+        assertThat(RequestTarget.split("/v1/streams/a%20b")).containsExactly("/v1/streams/a%20b", null);
+        assertThat(RequestTarget.split("http://node:7070/v1/streams?x=1")).containsExactly("/v1/streams", "x=1");
+        assertThat(RequestTarget.split("HTTP://node:7070")).containsExactly("/", null);
+        assertThat(RequestTarget.split("http://node:7070?x=1")).containsExactly("/", "x=1");
         // the query's escapes are the point reads' to check (400 invalid_query, with its own message)
-        assertThat(HttpConnection.splitTarget("/v1/streams/p/metrics/s?card=%zz")).containsExactly(
+        assertThat(RequestTarget.split("/v1/streams/p/metrics/s?card=%zz")).containsExactly(
                 "/v1/streams/p/metrics/s", "card=%zz");
         for (String bad : new String[] {"*", "v1/streams", "/v1/streams/%zz", "/v1/streams/a%2", "/v1/streams/a%",
                 "/a|b", "/a\"b", "/a{b}", "/caf\u00e9", "/a\\b", "/health?x=a#frag", "ftp://host/x", "/a b"}) {
-            assertThat(HttpConnection.splitTarget(bad)).as(bad).isNull();
+            assertThat(RequestTarget.split(bad)).as(bad).isNull();
         }
     }
 }
