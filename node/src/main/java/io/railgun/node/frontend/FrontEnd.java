@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -60,6 +61,10 @@ public final class FrontEnd implements AutoCloseable {
     private final ReplyCollector replies;
     private final byte[] replyTopic;
     private final Object ddl = new Object();
+    /** Per stream generation, when an event to it was last acknowledged by Kafka (System.nanoTime). */
+    private final ConcurrentHashMap<String, Long> lastAcked = new ConcurrentHashMap<>();
+    /** How long after an acknowledged event the producer is sure to hold the topics' metadata. */
+    private static final long WARM_NANOS = 60_000_000_000L;
 
     public FrontEnd(Catalog catalog, ControlLog control, Admin admin, KafkaSettings kafka, String replyTopic,
             short topicReplication, long requestTimeoutMs) {
@@ -150,6 +155,7 @@ public final class FrontEnd implements AutoCloseable {
         synchronized (ddl) {
             StreamEntry current = entry(name);
             publish(name, null);
+            lastAcked.remove(current.generation());
             List<String> topics = new ArrayList<>();
             for (String p : current.definition().partitioners()) {
                 topics.add(Topics.input(current, p));
@@ -293,6 +299,28 @@ public final class FrontEnd implements AutoCloseable {
         });
     }
 
+    /**
+     * Whether {@link #send} returns without blocking for this stream: an event to it was acknowledged
+     * less than a minute ago, so the producer holds its topics' metadata (its first send waits for
+     * them, up to {@code max.block.ms}). Any thread.
+     */
+    public boolean sendsWithoutBlocking(String stream) {
+        StreamEntry entry = catalog.stream(stream);
+        if (entry == null) {
+            return false;
+        }
+        Long at = lastAcked.get(entry.generation());
+        return at != null && System.nanoTime() - at < WARM_NANOS;
+    }
+
+    private void noteAcked(String generation) {
+        long now = System.nanoTime();
+        Long at = lastAcked.get(generation);
+        if (at == null || now - at > 1_000_000_000L) { // one write a second at most
+            lastAcked.put(generation, now);
+        }
+    }
+
     /** The record key of the event for each partitioner of its stream, in the stream's order. */
     private static byte[][] keys(StreamEntry entry, byte[] row) {
         StreamDefinition def = entry.definition();
@@ -331,7 +359,9 @@ public final class FrontEnd implements AutoCloseable {
                     Partitioning.partitionOfKey(keys[i], def.partitions()), now, keys[i], value,
                     TaskInput.replyHeaders(replyTopic, correlation));
             producer.send(record, (m, e) -> {
-                if (e != null) {
+                if (e == null) {
+                    noteAcked(entry.generation());
+                } else {
                     merge.fail(e instanceof RecordTooLargeException
                             ? new ApiException(413, "event_too_large", "the event is larger than the Kafka broker takes ("
                                     + e.getMessage() + "); shorten its fields")

@@ -34,6 +34,14 @@ interface ApiBackend {
 
     CompletableFuture<PointRead> read(StreamDefinition stream, String metric, byte[] keyRow);
 
+    /**
+     * Whether {@link #send} to this stream returns without blocking (its topics' Kafka metadata is
+     * known), so the HTTP layer may call it on an event loop; false when unsure.
+     */
+    default boolean sendsWithoutBlocking(String stream) {
+        return false;
+    }
+
     static ApiBackend of(FrontEnd f) {
         return new ApiBackend() {
             @Override
@@ -79,6 +87,11 @@ interface ApiBackend {
             @Override
             public CompletableFuture<List<StreamReply>> sendBatch(StreamDefinition stream, List<byte[]> rows) {
                 return f.sendBatch(stream, rows);
+            }
+
+            @Override
+            public boolean sendsWithoutBlocking(String stream) {
+                return f.sendsWithoutBlocking(stream);
             }
 
             @Override

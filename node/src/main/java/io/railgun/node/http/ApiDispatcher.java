@@ -29,6 +29,7 @@ final class ApiDispatcher {
     private final MetricHandlers metricHandlers;
     private final EventHandlers events;
     private final OpsHandlers ops;
+    private final ApiBackend backend;
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean draining;
 
@@ -40,6 +41,7 @@ final class ApiDispatcher {
         this.metricHandlers = new MetricHandlers(backend, config.requestTimeoutMs());
         this.events = new EventHandlers(backend, metrics, config.requestTimeoutMs(), config.maxBatchEvents());
         this.ops = new OpsHandlers(readiness);
+        this.backend = backend;
     }
 
     /** Requests being handled now. */
@@ -50,6 +52,68 @@ final class ApiDispatcher {
     /** From now on, new requests are refused with 503 (the node is stopping); those in flight finish. */
     void drain() {
         draining = true;
+    }
+
+    /**
+     * Serves one request whose body was received whole, from its connection's event loop: a single
+     * event to a stream the front-end can send to without blocking is handled right here, parsed and
+     * sent on the loop and answered from the thread that completes its reply (no thread hand-off on
+     * the way in); every other request on a {@code handlers} thread ({@link #handle}).
+     *
+     * @throws java.util.concurrent.RejectedExecutionException when {@code handlers} is shut down
+     */
+    void serve(ApiRequest req, java.util.concurrent.Executor handlers) {
+        RequestPath path = RequestPath.parse(req.rawPath());
+        if (path != null && !draining && Endpoint.find(path.shape(), req.method()) == Endpoint.SEND_EVENT
+                && backend.sendsWithoutBlocking(path.stream())) {
+            handleInline(req, path);
+        } else {
+            handlers.execute(() -> handle(req));
+        }
+    }
+
+    private void handleInline(ApiRequest req, RequestPath path) {
+        inFlight.incrementAndGet();
+        long startNs = System.nanoTime();
+        req.path(path);
+        Runnable done = () -> finish(req, Endpoint.SEND_EVENT.route, startNs);
+        try {
+            authorize(req.method(), path, Endpoint.SEND_EVENT, req);
+            events.sendInline(req, StreamHandlers.lookup(backend, req.stream()), done);
+            req.releaseBody(); // copied into the request's scratch
+            return;
+        } catch (ApiException e) {
+            answer(req, e);
+        } catch (RuntimeException | StackOverflowError e) {
+            internal(req, e);
+        }
+        done.run();
+    }
+
+    /** The end of an inline request: whichever thread answered it. */
+    private void finish(ApiRequest req, String route, long startNs) {
+        try {
+            req.releaseBody();
+            if (!req.responded()) {
+                internal(req, new IllegalStateException("the endpoint sent no response"));
+            }
+            metrics.recordRequest(route, req.responded() ? req.status() : 500, System.nanoTime() - startNs);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** Answers a request whose front-end future failed: its ApiException, else 500 (logged). */
+    static void failed(ApiRequest req, Throwable failure) {
+        Throwable c = failure;
+        while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
+            c = c.getCause();
+        }
+        if (c instanceof ApiException api) {
+            answer(req, api);
+        } else {
+            internal(req, c);
+        }
     }
 
     /** Handles one request whose body was received whole; always answers it. */
@@ -107,7 +171,8 @@ final class ApiDispatcher {
         }
     }
 
-    private void dispatch(String method, RequestPath path, Endpoint endpoint, ApiRequest req) throws IOException {
+    /** The token check: 401/403 (nothing else is told to an unauthenticated caller). */
+    private void authorize(String method, RequestPath path, Endpoint endpoint, ApiRequest req) {
         // unknown paths and methods need some valid token too, so they reveal nothing to strangers
         Scope needed = endpoint != null ? endpoint.scope
                 : path != null && path.shape() == RequestPath.Shape.HEALTH ? Scope.NONE : Scope.INGEST;
@@ -119,6 +184,10 @@ final class ApiDispatcher {
             }
             throw refused.error();
         }
+    }
+
+    private void dispatch(String method, RequestPath path, Endpoint endpoint, ApiRequest req) throws IOException {
+        authorize(method, path, endpoint, req);
         if (path == null) {
             throw ApiException.notFound("not_found", "no endpoint at " + req.rawPath()
                     + "; the API serves /v1/streams[/{stream}[/metrics[/{name}] | /events | /events:batch]], "
@@ -157,7 +226,7 @@ final class ApiDispatcher {
         }
     }
 
-    private static void answer(ApiRequest req, ApiException e) {
+    static void answer(ApiRequest req, ApiException e) {
         if (req.responded()) {
             LOG.log(System.Logger.Level.WARNING, "refusal after the response was sent: " + e.getMessage());
             return;
@@ -170,7 +239,7 @@ final class ApiDispatcher {
         }
     }
 
-    private static void internal(ApiRequest req, Throwable e) {
+    static void internal(ApiRequest req, Throwable e) {
         String incident = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
         LOG.log(System.Logger.Level.ERROR, "internal error " + incident + " on " + req.method() + " " + req.target(), e);
         answer(req, new ApiException(500, "internal", "internal error (incident " + incident + "): the node logged "

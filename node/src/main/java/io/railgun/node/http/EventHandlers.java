@@ -47,6 +47,47 @@ final class EventHandlers {
         }
     }
 
+    /**
+     * {@code POST .../events} without blocking, for the event loop: parses, sends, and answers from
+     * the thread that completes the reply (a processor unit's, usually), then runs {@code done}.
+     * Refusals found before sending are thrown, as by {@link #send}; {@code done} then does not run.
+     * Call only when the backend {@linkplain ApiBackend#sendsWithoutBlocking sends without blocking}.
+     */
+    void sendInline(ApiRequest req, StreamDefinition stream, Runnable done) {
+        IngestScratch s = pool.acquire();
+        CompletableFuture<StreamReply> pending;
+        try {
+            GrowableBytes body = req.readBody(s.body);
+            int length = s.events.readEvent(stream, body.array(), body.length());
+            metrics.eventsIn(stream.name(), 1);
+            pending = backend.send(stream, s.events.writer().buffer(), length);
+        } catch (RuntimeException e) {
+            pool.release(s, null);
+            throw e;
+        }
+        boolean numericId = ReplyJson.numericEventId(stream);
+        pending.whenComplete((reply, failure) -> {
+            try {
+                if (failure == null) {
+                    try (JsonGenerator g = Json.FACTORY.createGenerator(s.out.reset())) {
+                        ReplyJson.writeReply(g, numericId, reply);
+                    }
+                    req.respond(200, ApiRequest.JSON_TYPE, s.out);
+                    metrics.repliesOut(stream.name(), 1);
+                } else {
+                    ApiDispatcher.failed(req, failure);
+                }
+            } catch (IOException e) {
+                // the client went away: nothing more can be sent
+            } catch (RuntimeException e) {
+                ApiDispatcher.failed(req, e);
+            } finally {
+                pool.release(s, null);
+                done.run();
+            }
+        });
+    }
+
     void sendBatch(ApiRequest req) throws IOException {
         IngestScratch s = pool.acquire();
         try {

@@ -352,7 +352,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
             return;
         }
         try {
-            settings.handlers().execute(() -> settings.dispatcher().handle(req));
+            settings.dispatcher().serve(req, settings.handlers());
         } catch (RejectedExecutionException e) {
             req.closeAfterResponse();
             settings.dispatcher().refuse(req, ApiException.unavailable("stopping", "the node is shutting down; retry "
