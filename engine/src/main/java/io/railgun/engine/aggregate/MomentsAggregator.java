@@ -43,6 +43,8 @@ public final class MomentsAggregator extends Aggregator {
     private final long[] value = new long[FixedPoint.LIMBS];
     private final long[] magnitude = new long[S1_LIMBS];
     private final long[] square = new long[2 * S1_LIMBS];
+    /** Scratch double-double: the fallback values' total n * c + S1, rounded once. */
+    private final long[] fallbackTotal = new long[2];
     private final long[] scaled = new long[S2_LIMBS + 1];
     private final long[] count = new long[1];
 
@@ -186,7 +188,15 @@ public final class MomentsAggregator extends Aggregator {
             return exact;
         }
         double c = Double.longBitsToDouble(record[at + fallbackAnchor]);
-        return exact + (record[at + N_FALLBACK] * c + DoubleDouble.value(record, at + fallbackS1));
+        // n * c + S1 in double-double, rounded once: rounding S1 first would lose what its low part
+        // holds when the values are far smaller than the anchor (one value left after a much larger
+        // one left the window: its deviation is about -c, and c + round(S1) cancels to noise)
+        long n = record[at + N_FALLBACK];
+        double nc = n * c;
+        fallbackTotal[0] = record[at + fallbackS1];
+        fallbackTotal[1] = record[at + fallbackS1 + 1];
+        DoubleDouble.add(fallbackTotal, 0, nc, Math.fma((double) n, c, -nc));
+        return exact + DoubleDouble.value(fallbackTotal, 0);
     }
 
     /** M2 = S2 - S1^2 / n: exact (then rounded once) when every value of the key is representable. */
