@@ -1,6 +1,7 @@
 package io.railgun.node.http;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.NodeConfig;
 import io.railgun.node.frontend.ApiException;
 import io.railgun.node.ops.NodeMetrics;
@@ -30,6 +31,12 @@ final class ApiDispatcher {
     private final EventHandlers events;
     private final OpsHandlers ops;
     private final ApiBackend backend;
+    /**
+     * Batches of up to this many body bytes (about 1,500 small events) are parsed on the event loop;
+     * larger ones on a thread of their own, so one huge batch does not hold up the loop's other
+     * connections.
+     */
+    static final int INLINE_BATCH_BYTES = 256 * 1024;
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean draining;
 
@@ -56,7 +63,8 @@ final class ApiDispatcher {
 
     /**
      * Serves one request whose body was received whole, from its connection's event loop: a single
-     * event to a stream the front-end can send to without blocking is handled right here, parsed and
+     * event or a batch of at most {@value #INLINE_BATCH_BYTES} bytes to a stream the front-end can
+     * send to without blocking is handled right here, parsed and
      * sent on the loop and answered from the thread that completes its reply (no thread hand-off on
      * the way in); every other request on a {@code handlers} thread ({@link #handle}).
      *
@@ -64,22 +72,29 @@ final class ApiDispatcher {
      */
     void serve(ApiRequest req, java.util.concurrent.Executor handlers) {
         RequestPath path = RequestPath.parse(req.rawPath());
-        if (path != null && !draining && Endpoint.find(path.shape(), req.method()) == Endpoint.SEND_EVENT
-                && backend.sendsWithoutBlocking(path.stream())) {
-            handleInline(req, path);
+        Endpoint endpoint = path == null ? null : Endpoint.find(path.shape(), req.method());
+        boolean inline = endpoint == Endpoint.SEND_EVENT
+                || endpoint == Endpoint.SEND_BATCH && req.bodyBytes() <= INLINE_BATCH_BYTES;
+        if (inline && !draining && backend.sendsWithoutBlocking(path.stream())) {
+            handleInline(req, path, endpoint);
         } else {
             handlers.execute(() -> handle(req));
         }
     }
 
-    private void handleInline(ApiRequest req, RequestPath path) {
+    private void handleInline(ApiRequest req, RequestPath path, Endpoint endpoint) {
         inFlight.incrementAndGet();
         long startNs = System.nanoTime();
         req.path(path);
-        Runnable done = () -> finish(req, Endpoint.SEND_EVENT.route, startNs);
+        Runnable done = () -> finish(req, endpoint.route, startNs);
         try {
-            authorize(req.method(), path, Endpoint.SEND_EVENT, req);
-            events.sendInline(req, StreamHandlers.lookup(backend, req.stream()), done);
+            authorize(req.method(), path, endpoint, req);
+            StreamDefinition stream = StreamHandlers.lookup(backend, req.stream());
+            if (endpoint == Endpoint.SEND_EVENT) {
+                events.sendInline(req, stream, done);
+            } else {
+                events.sendBatchInline(req, stream, done);
+            }
             req.releaseBody(); // copied into the request's scratch
             return;
         } catch (ApiException e) {

@@ -124,6 +124,12 @@ final class ApiRequest {
     }
 
     /** Releases the body (called once the request is handled). */
+    /** Bytes of the body received (before it is read), 0 once released. */
+    int bodyBytes() {
+        ByteBuf b = body;
+        return b == null ? 0 : b.readableBytes();
+    }
+
     void releaseBody() {
         ByteBuf b = body;
         body = null;

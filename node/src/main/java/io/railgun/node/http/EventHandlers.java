@@ -88,6 +88,47 @@ final class EventHandlers {
         });
     }
 
+    /**
+     * {@code POST .../events:batch} without blocking, for the event loop: as {@link #sendInline},
+     * the replies written in order by the thread that completes the last of them.
+     */
+    void sendBatchInline(ApiRequest req, StreamDefinition stream, Runnable done) {
+        IngestScratch s = pool.acquire();
+        CompletableFuture<List<StreamReply>> pending;
+        try {
+            GrowableBytes body = req.readBody(s.body);
+            List<byte[]> rows = s.events.readBatch(stream, body.array(), body.length(), maxBatchEvents);
+            if (!rows.isEmpty()) {
+                metrics.eventsIn(stream.name(), rows.size());
+            }
+            pending = rows.isEmpty() ? CompletableFuture.completedFuture(List.of()) : backend.sendBatch(stream, rows);
+        } catch (RuntimeException e) {
+            pool.release(s, null);
+            throw e;
+        }
+        boolean numericId = ReplyJson.numericEventId(stream);
+        pending.whenComplete((replies, failure) -> {
+            try {
+                if (failure == null) {
+                    try (JsonGenerator g = Json.FACTORY.createGenerator(s.out.reset())) {
+                        ReplyJson.writeReplies(g, numericId, replies);
+                    }
+                    req.respond(200, ApiRequest.JSON_TYPE, s.out);
+                    metrics.repliesOut(stream.name(), replies.size());
+                } else {
+                    ApiDispatcher.failed(req, failure);
+                }
+            } catch (IOException e) {
+                // the client went away: nothing more can be sent
+            } catch (RuntimeException e) {
+                ApiDispatcher.failed(req, e);
+            } finally {
+                pool.release(s, null);
+                done.run();
+            }
+        });
+    }
+
     void sendBatch(ApiRequest req) throws IOException {
         IngestScratch s = pool.acquire();
         try {
