@@ -65,27 +65,7 @@ final class EventHandlers {
             pool.release(s, null);
             throw e;
         }
-        boolean numericId = ReplyJson.numericEventId(stream);
-        pending.whenComplete((reply, failure) -> {
-            try {
-                if (failure == null) {
-                    try (JsonGenerator g = Json.FACTORY.createGenerator(s.out.reset())) {
-                        ReplyJson.writeReply(g, numericId, reply);
-                    }
-                    req.respond(200, ApiRequest.JSON_TYPE, s.out);
-                    metrics.repliesOut(stream.name(), 1);
-                } else {
-                    ApiDispatcher.failed(req, failure);
-                }
-            } catch (IOException e) {
-                // the client went away: nothing more can be sent
-            } catch (RuntimeException e) {
-                ApiDispatcher.failed(req, e);
-            } finally {
-                pool.release(s, null);
-                done.run();
-            }
-        });
+        answerWhenDone(req, stream, s, pending, ReplyJson::writeReply, reply -> 1, done);
     }
 
     /**
@@ -106,15 +86,30 @@ final class EventHandlers {
             pool.release(s, null);
             throw e;
         }
+        answerWhenDone(req, stream, s, pending, ReplyJson::writeReplies, List::size, done);
+    }
+
+    /** How a completed send is written: one reply, or a batch's array of them. */
+    @FunctionalInterface
+    private interface ReplyWriter<T> {
+        void write(JsonGenerator g, boolean numericId, T replies) throws IOException;
+    }
+
+    /**
+     * When {@code pending} completes (on whichever thread completes it): answers the request with its
+     * replies, or the failure, then returns the scratch and runs {@code done}.
+     */
+    private <T> void answerWhenDone(ApiRequest req, StreamDefinition stream, IngestScratch s, CompletableFuture<T> pending,
+            ReplyWriter<T> writer, java.util.function.ToIntFunction<T> count, Runnable done) {
         boolean numericId = ReplyJson.numericEventId(stream);
         pending.whenComplete((replies, failure) -> {
             try {
                 if (failure == null) {
                     try (JsonGenerator g = Json.FACTORY.createGenerator(s.out.reset())) {
-                        ReplyJson.writeReplies(g, numericId, replies);
+                        writer.write(g, numericId, replies);
                     }
                     req.respond(200, ApiRequest.JSON_TYPE, s.out);
-                    metrics.repliesOut(stream.name(), replies.size());
+                    metrics.repliesOut(stream.name(), count.applyAsInt(replies));
                 } else {
                     ApiDispatcher.failed(req, failure);
                 }

@@ -49,8 +49,9 @@ import javax.net.ssl.SSLEngine;
 /**
  * The node's HTTP API (SPEC §3) on Netty's HTTP/1.1 codec (epoll transport where its native library
  * loads, else NIO): plain HTTP, or HTTPS when {@link NodeConfig#tlsKeystore()} is set. Event loops
- * accept connections, parse requests and write responses ({@link HttpConnection}); each request is
- * handled on its own virtual thread. Routes, errors, limits and tokens are described in
+ * accept connections, parse requests and write responses ({@link HttpConnection}); events and small
+ * batches to a stream the front-end already sends to are handled on the loop, every other request
+ * on its own virtual thread ({@link ApiDispatcher#serve}). Routes, errors, limits and tokens are described in
  * {@link ApiDispatcher}; the JSON in {@link StreamJson}, {@link EventJson}, {@link ReplyJson},
  * {@link MetricJson} and {@link PointReadKey}.
  *

@@ -35,8 +35,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One client connection of the HTTP API, on its event loop, after Netty's HTTP/1.1 codec: receives each
- * request whole (head and body, the body within {@code --max-body-bytes}), hands it to a virtual thread
- * ({@link ApiDispatcher#handle}), and writes the responses in the order of the requests: one request
+ * request whole (head and body, the body within {@code --max-body-bytes}), hands it to the dispatcher
+ * ({@link ApiDispatcher#serve}: on the loop for events, else on a virtual thread), and writes the responses in the order of the requests: one request
  * is handled at a time per connection, and while one is, further pipelined requests wait, and reading
  * stops. Malformed requests (request line, headers, URI) are answered here, on the event loop, in the
  * SPEC §3 error format, and the connection closes after the answer.

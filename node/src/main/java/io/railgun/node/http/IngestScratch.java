@@ -5,8 +5,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * What one event request needs, pre-allocated and reused: the body buffer, the JSON-to-row codec
- * (with its row writer) and the response buffer. Requests run on virtual threads, where thread-locals
- * would not be reused, so instances live in a bounded {@link Pool}.
+ * (with its row writer) and the response buffer. Requests run on virtual threads or on the event
+ * loop and finish on whichever thread completes their replies, where thread-locals would not be
+ * reused, so instances live in a bounded {@link Pool}.
  */
 final class IngestScratch {
     /** Buffers grown past this are dropped after use rather than pooled, so one huge batch does not pin memory. */
