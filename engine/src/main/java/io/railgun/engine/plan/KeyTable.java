@@ -68,7 +68,6 @@ final class KeyTable {
     private int memoSlot;
 
     private final ColdKeys cold;
-    private final int hotLimit;
     private byte[] flags = new byte[0];
     private int clockHand;
     private final Map<Long, GroupByNode> nodesById = new HashMap<>();
@@ -84,7 +83,6 @@ final class KeyTable {
         this.encoder = encoder;
         this.keys = keys;
         this.cold = keys.cold();
-        this.hotLimit = keys.hotLimit();
     }
 
     String name() {
@@ -157,9 +155,7 @@ final class KeyTable {
         if (cold == null) {
             return insert ? insertHot(key, len) : -1;
         }
-        if (keys.size() >= hotLimit) {
-            evictOne(); // before loading: the loaded value is read from buffers an eviction may write to
-        }
+        makeRoom(); // before loading: the loaded value is read from buffers an eviction may write to
         if (!cold.load(key, 0, len, in)) {
             return insert ? insertHot(key, len) : -1;
         }
@@ -175,8 +171,8 @@ final class KeyTable {
     }
 
     private int insertHot(byte[] key, int len) {
-        if (cold != null && keys.size() >= hotLimit) {
-            evictOne();
+        if (cold != null) {
+            makeRoom();
         }
         int slot = -keys.findOrInsert(key, 0, len) - 1;
         if (slot >= slots) {
@@ -184,6 +180,20 @@ final class KeyTable {
         }
         flags[slot] = 0;
         return slot;
+    }
+
+    /**
+     * Evicts a key when the hot tier is full. The limit is read each time: a node's budget shrinks it
+     * as tasks come; then two keys go per insertion until the tier is within it again.
+     */
+    private void makeRoom() {
+        int limit = keys.hotLimit();
+        if (keys.size() >= limit) {
+            evictOne();
+            if (keys.size() >= limit) {
+                evictOne();
+            }
+        }
     }
 
     /** Moves one key out of memory: the clock hand's first key not used since it last came by. */

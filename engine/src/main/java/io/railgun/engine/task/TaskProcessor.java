@@ -16,16 +16,12 @@ import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.LateEventPolicy;
 import io.railgun.engine.schema.StreamDefinition;
-import io.railgun.engine.state.ByteKeyIndex;
 import io.railgun.engine.state.InMemoryStateStore;
 import io.railgun.engine.state.StateStore;
 import io.railgun.engine.state.durable.DurableStateOptions;
 import io.railgun.engine.state.durable.DurableStateStore;
 import io.railgun.engine.task.CheckpointRecord.StatementEntry;
 import io.railgun.engine.window.WindowBounds;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -55,14 +51,14 @@ import java.util.concurrent.CompletableFuture;
  * whole is atomic (see {@link DurableStateStore}). {@link #open} restores the last complete checkpoint and
  * {@link #resumeOffset()} says where the caller must replay its input from: the events after the
  * checkpoint are in neither the restored state nor the restored reservoir, so replaying them counts
- * each exactly once, and gives the same replies as the first time. Ids are remembered again from
- * the reservoir's events within the dedup horizon. Adding or removing metrics takes a checkpoint
+ * each exactly once, and gives the same replies as the first time. Event ids older than the hot part
+ * of the dedup horizon are in the durable store with the checkpoint; the recent ones are read back
+ * from the reservoir's events ({@link DedupIds}). Adding or removing metrics takes a checkpoint
  * at once (and waits for it), so a restored task has the metrics it had.
  *
  * <p>Single-threaded: one processor unit's thread owns a task; no method may be called concurrently.
  */
 public final class TaskProcessor implements AutoCloseable {
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private StreamDefinition stream;
     private final TaskOptions options;
@@ -73,14 +69,10 @@ public final class TaskProcessor implements AutoCloseable {
     private final boolean stringId;
     private final int timestampField;
 
-    private final ByteKeyIndex ids = new ByteKeyIndex(1024);
-    private byte[] idScratch = new byte[64];
-    private ReservoirCursor dedupCursor;
+    private final DedupIds ids;
     // holds the stream's retention of history (for backfill); null when retention is 0
     private ReservoirCursor retentionCursor;
     private final EventSink keep = (timestamp, seq, row) -> {};
-    private final EventSink forgetId = this::forgetId;
-    private final EventSink rememberId = this::rememberId;
     private long dedupHorizonMs;
 
     private long streamTime = Long.MIN_VALUE;
@@ -117,7 +109,10 @@ public final class TaskProcessor implements AutoCloseable {
         this.idField = id.index();
         this.stringId = id.type() == FieldType.STRING;
         this.timestampField = stream.timestampField() == null ? -1 : stream.schema().field(stream.timestampField()).index();
-        this.dedupCursor = reservoir.openCursor(Long.MIN_VALUE);
+        DurableStateStore durableStore = stateStore instanceof DurableStateStore d ? d : null;
+        this.ids = new DedupIds(reservoir, idField, stringId, stream.eventIdField(),
+                durableStore == null ? null : durableStore.dedupIds(),
+                durableStore == null ? 0 : durableStore.options().dedupHotMs());
         this.retentionCursor = stream.retentionMs() > 0 ? reservoir.openCursor(Long.MIN_VALUE) : null;
         updateHorizon();
     }
@@ -190,18 +185,13 @@ public final class TaskProcessor implements AutoCloseable {
             reservoir.advanceWatermark(WindowBounds.minus(streamTime, stream.latenessMs()));
         }
         dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
-        long dedupBoundary = started ? WindowBounds.minus(WindowBounds.minus(streamTime, dedupHorizonMs), 1) : Long.MIN_VALUE;
-        dedupCursor.close();
-        dedupCursor = reservoir.openCursor(dedupBoundary);
+        // the ids of the events the checkpoint's cold tier does not hold are read back from the reservoir
+        ids.restore(started ? streamTime : Long.MIN_VALUE, dedupHorizonMs, stream.latenessMs());
         if (retentionCursor != null) {
             retentionCursor.close();
             retentionCursor = reservoir.openCursor(started
                     ? WindowBounds.minus(WindowBounds.minus(streamTime, stream.retentionMs()), 1) : Long.MIN_VALUE);
         }
-        // the ids to remember are those of the events the dedup cursor has not passed
-        ReservoirCursor scan = reservoir.openCursor(dedupBoundary);
-        scan.advanceTo(Long.MAX_VALUE, rememberId);
-        scan.close();
     }
 
     /** The input offset to replay from after {@link #open}: the first event the checkpoint does not reflect. */
@@ -338,15 +328,12 @@ public final class TaskProcessor implements AutoCloseable {
         } else {
             ts = options.clock().millis();
         }
-        int idLength = encodeId(row);
-        // one probe: insert the id, and learn whether it was there
-        int idSlot = ids.findOrInsert(idScratch, 0, idLength);
-        if (idSlot >= 0) {
+        if (!ids.add(row)) {
             return replyWith(ReplyStatus.DUPLICATE, ts, -1, row);
         }
         if (started && ts < WindowBounds.minus(streamTime, stream.latenessMs())) {
             if (stream.lateEvents() == LateEventPolicy.DROP) {
-                ids.removeSlot(-idSlot - 1); // not counted: its id is not remembered
+                ids.undoAdd(); // not counted: its id is not remembered
                 return replyWith(ReplyStatus.DROPPED_LATE, ts, -1, row);
             }
             ts = WindowBounds.minus(streamTime, stream.latenessMs());
@@ -358,7 +345,7 @@ public final class TaskProcessor implements AutoCloseable {
             streamTime = ts;
             reservoir.advanceWatermark(WindowBounds.minus(ts, stream.latenessMs()));
             plan.advance(ts);
-            dedupCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, dedupHorizonMs), 1), forgetId);
+            ids.advance(ts);
             if (retentionCursor != null) {
                 retentionCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, stream.retentionMs()), 1), keep);
             }
@@ -410,6 +397,16 @@ public final class TaskProcessor implements AutoCloseable {
         return plan.names();
     }
 
+    /** Event ids remembered in memory (the others of the dedup horizon are in the durable store). */
+    public long dedupHotIds() {
+        return ids.hotIds();
+    }
+
+    /** Duplicates recognised by ids kept in the durable store, since the task was opened (for stats and tests). */
+    public long dedupColdDuplicates() {
+        return ids.coldDuplicates();
+    }
+
     /** Number of events held in the reservoir. */
     public long reservoirSize() {
         return reservoir.size();
@@ -446,6 +443,7 @@ public final class TaskProcessor implements AutoCloseable {
      * ({@link DurableStateOptions#snapshotKeysPerEvent()} per event, or on change, see {@code KeyTable}).
      */
     private void beginCheckpoint() {
+        ids.markCheckpoint(); // before the buffers are set aside: the checkpoint records where ids were spilled to
         durable.beginCheckpoint(); // waits for the previous checkpoint's write, if any
         checkpointDone();
         plan.beginSnapshot();
@@ -581,47 +579,10 @@ public final class TaskProcessor implements AutoCloseable {
      * horizon is a duplicate whatever the horizon was when its original was counted.
      */
     private void updateHorizon() {
-        long previous = dedupHorizonMs;
         dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
-        if (!started) {
-            return;
+        ids.setHorizon(dedupHorizonMs, stream.latenessMs());
+        if (started) {
+            reservoir.trim();
         }
-        long boundary = WindowBounds.minus(WindowBounds.minus(streamTime, dedupHorizonMs), 1);
-        if (dedupHorizonMs > previous && boundary < dedupCursor.boundary()) {
-            ReservoirCursor scan = reservoir.openCursor(boundary);
-            scan.advanceTo(dedupCursor.boundary(), rememberId);
-            scan.close();
-            dedupCursor.close();
-            dedupCursor = reservoir.openCursor(boundary);
-        } else {
-            dedupCursor.advanceTo(boundary, forgetId);
-        }
-        reservoir.trim();
-    }
-
-    private int encodeId(EventRow row) {
-        if (row.isNull(idField)) {
-            throw new IllegalArgumentException("the event id field '" + stream.eventIdField() + "' is null");
-        }
-        if (stringId) {
-            int len = row.stringLength(idField);
-            if (idScratch.length < len) {
-                idScratch = new byte[Math.max(len, idScratch.length * 2)];
-            }
-            System.arraycopy(row.buffer(), row.stringOffset(idField), idScratch, 0, len);
-            return len;
-        }
-        LONG.set(idScratch, 0, row.getSlot(idField));
-        return 8;
-    }
-
-    private void rememberId(long timestamp, long seq, EventRow row) {
-        int len = encodeId(row);
-        ids.findOrInsert(idScratch, 0, len);
-    }
-
-    private void forgetId(long timestamp, long seq, EventRow row) {
-        int len = encodeId(row);
-        ids.remove(idScratch, 0, len);
     }
 }

@@ -59,6 +59,14 @@ class ExactnessWithCrashesTest {
     private static final int[] CRASHES = new int[1];
 
     static final class CrashingHarness extends LocalStreamHarness {
+        private final long dedupHotMs;
+        final long[] coldDuplicates = new long[1];
+
+        /** @param dedupHotMs the in-memory part of the dedup horizon (0: ids beyond the lateness go to RocksDB) */
+        CrashingHarness(long dedupHotMs) {
+            this.dedupHotMs = dedupHotMs;
+        }
+
         @Override
         public EngineUnderTest open(StreamCase c, boolean freshRowBuffers) {
             Path root;
@@ -117,6 +125,7 @@ class ExactnessWithCrashesTest {
                     CRASHES[0]++;
                     for (String p : def.partitioners()) {
                         for (int i = 0; i < def.partitions(); i++) {
+                            coldDuplicates[0] += stream.task(p, i).dedupColdDuplicates();
                             stream.task(p, i).abandon();
                             TaskProcessor restored = factory.open(def, p, i);
                             List<EventRow> log = logs.get(p).get(i);
@@ -141,17 +150,17 @@ class ExactnessWithCrashesTest {
             };
         }
 
-        private static TaskStorage storage(Path root, String partitioner, int partition) {
+        private TaskStorage storage(Path root, String partitioner, int partition) {
             return TaskStorage.in(root.resolve(partitioner + "-" + partition))
                     .withReservoir(DiskReservoirOptions.defaults().withChunkTargetBytes(512).withSegmentMaxBytes(8 * 1024)
                             .withCache(2, 1 << 20))
                     .withState(DurableStateOptions.defaults().withHotKeys(HOT_KEYS).withWriteBufferBytes(2048)
-                            .withSnapshotKeysPerEvent(1))
+                            .withSnapshotKeysPerEvent(1).withDedupHotMs(dedupHotMs))
                     .withCheckpointIntervalMs(1);
         }
     }
 
-    private static final CrashingHarness HARNESS = new CrashingHarness();
+    private static final CrashingHarness HARNESS = new CrashingHarness(DurableStateOptions.DEFAULT_DEDUP_HOT_MS);
 
     @Provide
     Arbitrary<Long> seeds() {

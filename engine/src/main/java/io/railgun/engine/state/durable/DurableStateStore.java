@@ -57,6 +57,9 @@ import org.rocksdb.WriteOptions;
 public final class DurableStateStore implements StateStore, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DurableStateStore.class.getName());
     private static final byte[] CHECKPOINT_KEY = "checkpoint".getBytes(StandardCharsets.UTF_8);
+    /** The key table of the dedup ids moved out of memory ({@link #dedupIds()}); key tables are named "by...". */
+    private static final String DEDUP_TABLE = "ids";
+    private static final int MIN_HOT_KEYS = 16;
 
     static {
         RocksDB.loadLibrary();
@@ -70,6 +73,8 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private final ColumnFamilyHandle metaFamily;
     private final ReadOptions readOptions = new ReadOptions();
     private final ExecutorService writer;
+    private final AutoCloseable budgetLease; // null without a shared budget
+    private TableState dedupIds;
 
     private final Map<String, TableState> tables = new HashMap<>();
     private WriteBuffer current = new WriteBuffer();
@@ -93,15 +98,29 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private DurableStateStore(Path directory, DurableStateOptions options) throws RocksDBException {
         this.directory = directory;
         this.options = options;
-        LRUCache cache = new LRUCache(options.blockCacheBytes());
+        StateMemory memory = options.memory();
         BloomFilter bloom = new BloomFilter(10);
-        BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(bloom);
-        ColumnFamilyOptions stateOptions = new ColumnFamilyOptions().setTableFormatConfig(table)
-                .setCompressionType(CompressionType.LZ4_COMPRESSION);
-        ColumnFamilyOptions metaOptions = new ColumnFamilyOptions();
+        BlockBasedTableConfig table = new BlockBasedTableConfig().setFilterPolicy(bloom);
         DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
                 .setMaxBackgroundJobs(2);
-        resources.addAll(List.of(readOptions, dbOptions, stateOptions, metaOptions, bloom, cache));
+        ColumnFamilyOptions stateOptions = new ColumnFamilyOptions().setCompressionType(CompressionType.LZ4_COMPRESSION);
+        ColumnFamilyOptions metaOptions = new ColumnFamilyOptions();
+        resources.addAll(List.of(readOptions, dbOptions, stateOptions, metaOptions, bloom));
+        if (memory == null) {
+            LRUCache cache = new LRUCache(options.blockCacheBytes());
+            resources.add(cache);
+            table.setBlockCache(cache);
+        } else {
+            // the node's one cache holds index and filter blocks too, and the memtables are charged
+            // to it: RocksDB's memory is the cache's usage, bounded by the budget's share
+            table.setBlockCache(memory.cache()).setCacheIndexAndFilterBlocks(true)
+                    .setPinL0FilterAndIndexBlocksInCache(true);
+            dbOptions.setWriteBufferManager(memory.writeBufferManager());
+            long memtable = Math.max(1L << 20, Math.min(64L << 20, memory.rocksDbBytes() / 8));
+            stateOptions.setWriteBufferSize(memtable);
+            metaOptions.setWriteBufferSize(1L << 20);
+        }
+        stateOptions.setTableFormatConfig(table);
         List<ColumnFamilyDescriptor> families = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, metaOptions),
                 new ColumnFamilyDescriptor("state".getBytes(StandardCharsets.UTF_8), stateOptions));
@@ -110,6 +129,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         this.metaFamily = handles.get(0);
         this.stateFamily = handles.get(1);
         this.lastRecord = db.get(metaFamily, CHECKPOINT_KEY);
+        this.budgetLease = memory == null ? null : memory.attach();
         this.writer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "state-checkpoint-" + directory.getFileName());
             t.setDaemon(true);
@@ -153,9 +173,43 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         current.dropPrefix(t != null ? t.prefix : prefixOf(name));
     }
 
-    /** Whether the changes since the last checkpoint exceed the write-buffer budget. */
+    /**
+     * The dedup ids kept out of memory: keys are ids, values their events' timestamps (8 bytes,
+     * little-endian), written and deleted like key states, so with the checkpoints. Not a key
+     * table: it takes no share of the hot tier.
+     */
+    public ColdKeys dedupIds() {
+        if (dedupIds == null) {
+            dedupIds = new TableState(DEDUP_TABLE);
+        }
+        return dedupIds;
+    }
+
+    /**
+     * Whether the changes since the last checkpoint exceed the write-buffer budget: the option's
+     * bytes, or a quarter of the task's share of a shared budget (the checkpoint's buffers take the rest).
+     */
     public boolean overBudget() {
-        return current.bytes() >= options.writeBufferBytes();
+        return current.bytes() >= writeBufferLimit();
+    }
+
+    private long writeBufferLimit() {
+        return options.memory() == null ? options.writeBufferBytes() : options.memory().writeBufferBytesPerTask() / 4;
+    }
+
+    /** Heap bytes of the changes held: since the last checkpoint, and the checkpoints' being taken and written. */
+    public long bufferedBytes() {
+        return current.bytes() + (snapshot == null ? 0 : snapshot.bytes()) + (writing == null ? 0 : writing.bytes());
+    }
+
+    /** The hot-key limit of each key table now: the option, or less when a shared budget's share is smaller. */
+    int hotKeyLimit() {
+        StateMemory memory = options.memory();
+        if (memory == null) {
+            return options.hotKeys();
+        }
+        long perTable = memory.hotBytesPerTask() / Math.max(1, tables.size()) / StateMemory.BYTES_PER_HOT_KEY;
+        return (int) Math.max(MIN_HOT_KEYS, Math.min(options.hotKeys(), perTable));
     }
 
     /**
@@ -176,7 +230,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         } catch (java.util.concurrent.CompletionException e) {
             throw new DurableStateException("checkpoint of " + directory + " failed: " + e.getCause(), e.getCause());
         }
-        writing.clear();
+        writing.clear(writeBufferLimit());
         spare = writing;
         writing = null;
         return false;
@@ -227,9 +281,17 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         }
     }
 
-    /** Whether the write buffer is so far over budget that the task must wait for the running checkpoint. */
+    /**
+     * Whether the buffers are so far over budget that the task must wait for the running checkpoint:
+     * twice the option's bytes, or, with a shared budget, the task's whole share counting the
+     * checkpoints' buffers.
+     */
     public boolean mustWait() {
-        return current.bytes() >= 2 * options.writeBufferBytes();
+        StateMemory memory = options.memory();
+        if (memory == null) {
+            return current.bytes() >= 2 * options.writeBufferBytes();
+        }
+        return bufferedBytes() >= memory.writeBufferBytesPerTask();
     }
 
     private void write(WriteBuffer buffer, byte[] record, long start) {
@@ -307,6 +369,13 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
                     r.close();
                 } catch (Exception e) {
                     LOG.log(System.Logger.Level.DEBUG, "closing " + r, e);
+                }
+            }
+            if (budgetLease != null) {
+                try {
+                    budgetLease.close();
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.DEBUG, "leaving the state memory budget", e);
                 }
             }
         }
@@ -422,7 +491,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
         @Override
         public int hotLimit() {
-            return options.hotKeys();
+            return hotKeyLimit();
         }
 
         @Override

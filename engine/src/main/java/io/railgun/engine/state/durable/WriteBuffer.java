@@ -102,9 +102,20 @@ final class WriteBuffer {
         return droppedPrefixes;
     }
 
-    void clear() {
+    /**
+     * Empties the buffer for reuse; an arena grown beyond {@code keepBytes} is given back (shrunk
+     * after a checkpoint, so a burst of changes does not hold its memory until the next one).
+     */
+    void clear(long keepBytes) {
         if (count > 0) {
-            keys = new ByteKeyIndex(Math.max(1024, count));
+            keys = new ByteKeyIndex(Math.max(1024, Math.min(count, 1 << 16)));
+        }
+        if (arena.length > Math.max(1 << 16, keepBytes)) {
+            arena = new byte[1 << 16];
+            int n = Math.max(1024, Math.min(count, 1 << 16));
+            valueOffsets = new int[n];
+            valueLengths = new int[n];
+            order = new int[n];
         }
         used = 0;
         count = 0;

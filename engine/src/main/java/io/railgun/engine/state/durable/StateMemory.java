@@ -1,0 +1,120 @@
+package io.railgun.engine.state.durable;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
+import org.rocksdb.WriteBufferManager;
+
+/**
+ * The state memory budget of a node, shared by all its durable tasks ({@link DurableStateStore}s
+ * opened with it): one setting split into fixed shares, the task-dependent ones divided by the
+ * number of tasks open now, so a share grows and shrinks as tasks come and go.
+ *
+ * <pre>
+ *   budget B
+ *   ├─ 40% RocksDB, off-heap: ONE block cache for all tasks (data, index and filter blocks), to
+ *   │      which ONE write-buffer manager charges every memtable (at most half of the 40%); when
+ *   │      memtables reach their limit RocksDB stalls the checkpoint writers until flushes free it
+ *   ├─ 40% hot tiers, on heap: the key tables' hot keys, estimated at {@value #BYTES_PER_HOT_KEY}
+ *   │      bytes a key: each task's share / its key tables / that estimate = its hot-key limit
+ *   └─ 20% write buffers, on heap: each task's changes since its last checkpoint plus the buffers
+ *          of the checkpoint being taken and of the one being written (snapshots count)
+ * </pre>
+ *
+ * <p>When a task's write buffers fill, it checkpoints early; when they reach its share with a
+ * checkpoint still being written, the task's thread waits for it (back-pressure: it stops reading
+ * its input, nothing is dropped, nothing exits); RocksDB's stall on memtables slows those writes in
+ * turn. What the budget does not cover: the reservoirs' caches, the dedup ids of the recent past
+ * ({@link DurableStateOptions#dedupHotMs()}), the JVM and Kafka clients.
+ *
+ * <p>Thread-safe: tasks {@link #attach()} and detach from their own threads; the shares are read
+ * by every task's thread (a read of an atomic counter and a division). Closed by
+ * the node after every store using it is closed.
+ */
+public final class StateMemory implements AutoCloseable {
+    /** Estimated heap bytes of one hot key (key bytes, index entry, aggregate records, per-key structures). */
+    public static final long BYTES_PER_HOT_KEY = 1024;
+    /** Smallest budget accepted: 64 MiB. */
+    public static final long MIN_BYTES = 64L << 20;
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private final long budgetBytes;
+    private final LRUCache cache;
+    private final WriteBufferManager writeBuffers;
+    private final AtomicInteger tasks = new AtomicInteger();
+
+    /**
+     * @param budgetBytes the node's state memory, at least {@link #MIN_BYTES}
+     * @throws IllegalArgumentException when smaller
+     */
+    public StateMemory(long budgetBytes) {
+        if (budgetBytes < MIN_BYTES) {
+            throw new IllegalArgumentException("the state memory budget must be at least 64 MiB, not " + budgetBytes
+                    + " bytes");
+        }
+        this.budgetBytes = budgetBytes;
+        // 4 shards: contention is low (a few tasks' threads, one cold read each at most per event)
+        this.cache = new LRUCache(rocksDbBytes(), 4, false);
+        this.writeBuffers = new WriteBufferManager(rocksDbBytes() / 2, cache, true);
+    }
+
+    public long budgetBytes() {
+        return budgetBytes;
+    }
+
+    /** The RocksDB share: the shared block cache's capacity, memtables included. */
+    public long rocksDbBytes() {
+        return budgetBytes * 2 / 5;
+    }
+
+    /** Bytes RocksDB holds in the shared cache now: blocks, index and filter blocks, memtables. */
+    public long rocksDbUsageBytes() {
+        return cache.getUsage();
+    }
+
+    /** Tasks attached now. */
+    public int tasks() {
+        return tasks.get();
+    }
+
+    /** A task's hot-tier share in bytes, split among its key tables by its store. */
+    public long hotBytesPerTask() {
+        return budgetBytes * 2 / 5 / Math.max(1, tasks.get());
+    }
+
+    /** A task's write-buffer share: its changes since the last checkpoint plus the checkpoints' buffers. */
+    public long writeBufferBytesPerTask() {
+        return budgetBytes / 5 / Math.max(1, tasks.get());
+    }
+
+    /** Counts one more task until the returned handle is closed (once). */
+    public AutoCloseable attach() {
+        tasks.incrementAndGet();
+        boolean[] closed = new boolean[1];
+        return () -> {
+            synchronized (closed) {
+                if (!closed[0]) {
+                    closed[0] = true;
+                    tasks.decrementAndGet();
+                }
+            }
+        };
+    }
+
+    LRUCache cache() {
+        return cache;
+    }
+
+    WriteBufferManager writeBufferManager() {
+        return writeBuffers;
+    }
+
+    @Override
+    public void close() {
+        writeBuffers.close();
+        cache.close();
+    }
+}
