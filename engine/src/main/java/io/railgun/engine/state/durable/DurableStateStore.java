@@ -203,7 +203,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     }
 
     /** The hot-key limit of each key table now: the option, or less when a shared budget's share is smaller. */
-    int hotKeyLimit() {
+    public int hotKeyLimit() {
         StateMemory memory = options.memory();
         if (memory == null) {
             return options.hotKeys();
@@ -337,6 +337,19 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     public long lastCheckpointNanos() {
         return lastCheckpointNanos;
+    }
+
+    /**
+     * RocksDB's own account of this store's memory (for stats and tests): its memtables, and its
+     * table readers' index and filter blocks held outside the block cache. Any thread.
+     */
+    public long[] rocksDbMemory() {
+        try {
+            return new long[] {db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables"),
+                    db.getAggregatedLongProperty("rocksdb.estimate-table-readers-mem")};
+        } catch (RocksDBException e) {
+            throw new DurableStateException("cannot read the memory properties of " + directory + ": " + e.getMessage(), e);
+        }
     }
 
     /** Keys read from RocksDB (not found in the write buffers). */

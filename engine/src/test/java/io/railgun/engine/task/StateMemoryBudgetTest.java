@@ -1,0 +1,161 @@
+package io.railgun.engine.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.railgun.engine.event.EventRow;
+import io.railgun.engine.event.EventRowWriter;
+import io.railgun.engine.plan.StatementBinder;
+import io.railgun.engine.query.QueryParser;
+import io.railgun.engine.schema.FieldType;
+import io.railgun.engine.schema.LateEventPolicy;
+import io.railgun.engine.schema.Schema;
+import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.state.durable.DurableStateOptions;
+import io.railgun.engine.state.durable.StateMemory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Twelve durable tasks in one 64 MiB {@link StateMemory}, each with ten times more keys than its
+ * hot share holds, so keys are evicted, checkpointed, flushed and read back through the one block
+ * cache all the time. RocksDB's memory, by its own properties (the shared cache's usage, which the
+ * write-buffer manager charges memtables to, plus table readers outside the cache), stays within
+ * its share of the budget with a tolerance of 10% (the cache's limit is not strict); the memtables
+ * within half of it plus 10% of it; each task's
+ * buffers (changes, checkpoint snapshot, checkpoint being written) within its share with the same
+ * tolerance; and every reply equals an exact oracle. Closing tasks grows the others' hot share.
+ */
+class StateMemoryBudgetTest {
+    private static final int TASKS = 12;
+    private static final int EVENTS_PER_TASK = 40_000;
+    private static final int CARDS_PER_TASK = 25_000;
+    private static final double TOLERANCE = 1.10;
+    private static final Schema SCHEMA;
+
+    static {
+        Map<String, FieldType> f = new LinkedHashMap<>();
+        f.put("id", FieldType.LONG);
+        f.put("ts", FieldType.TIMESTAMP);
+        f.put("card", FieldType.STRING);
+        f.put("amount", FieldType.LONG);
+        SCHEMA = Schema.of(f);
+    }
+
+    private static final StreamDefinition STREAM = new StreamDefinition("payments", SCHEMA, "id", "ts", List.of("card"), 1,
+            0, LateEventPolicy.DROP);
+
+    private final Path dir = tempDir();
+    private final EventRowWriter w = new EventRowWriter();
+
+    @AfterEach
+    void cleanUp() throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    void manyTasksStayWithinOneBudgetAndExact() throws Exception {
+        try (StateMemory memory = new StateMemory(StateMemory.MIN_BYTES)) {
+            List<TaskProcessor> tasks = new ArrayList<>();
+            List<Map<String, long[]>> oracles = new ArrayList<>();
+            for (int t = 0; t < TASKS; t++) {
+                TaskStorage storage = TaskStorage.in(dir.resolve("task-" + t)).withCheckpointIntervalMs(100)
+                        .withState(DurableStateOptions.defaults().withMemory(memory));
+                TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage);
+                task.addMetrics(StatementBinder.bind(STREAM, QueryParser.parse(
+                        "SELECT SUM(amount) AS s, COUNT(*) AS n FROM payments GROUP BY card [RANGE 1 HOUR]"), Set.of()));
+                tasks.add(task);
+                oracles.add(new HashMap<>());
+            }
+            int hotLimit = tasks.getFirst().durableState().hotKeyLimit();
+            assertThat(hotLimit).as("hot keys per task: 40% of 64 MiB / 12 tasks / 1 KiB")
+                    .isEqualTo((int) (StateMemory.MIN_BYTES * 2 / 5 / TASKS / StateMemory.BYTES_PER_HOT_KEY));
+            SplittableRandom random = new SplittableRandom(42);
+            long maxRocks = 0;
+            long maxMemtables = 0;
+            long maxBuffered = 0;
+            long start = 1_700_000_000_000L;
+            for (int i = 0; i < EVENTS_PER_TASK; i++) {
+                for (int t = 0; t < TASKS; t++) {
+                    String card = "card-" + t + "-" + random.nextInt(CARDS_PER_TASK);
+                    long amount = random.nextInt(10_000);
+                    long[] expected = oracles.get(t).computeIfAbsent(card, k -> new long[2]);
+                    expected[0] += amount;
+                    expected[1]++;
+                    TaskProcessor task = tasks.get(t);
+                    Reply r = task.process(row(i, start + i * 5L, card, amount), i);
+                    assertThat(r.status()).isEqualTo(ReplyStatus.COUNTED);
+                    assertThat(r.longValue(0)).as("sum of %s", card).isEqualTo(expected[0]);
+                    assertThat(r.longValue(1)).as("count of %s", card).isEqualTo(expected[1]);
+                    maxBuffered = Math.max(maxBuffered, task.durableState().bufferedBytes());
+                    assertThat(task.hotKeys()).isLessThanOrEqualTo(hotLimit);
+                }
+                if (i % 500 == 0) {
+                    long memtables = 0;
+                    long readers = 0;
+                    for (TaskProcessor task : tasks) {
+                        long[] m = task.durableState().rocksDbMemory();
+                        memtables += m[0];
+                        readers += m[1];
+                    }
+                    maxRocks = Math.max(maxRocks, memory.rocksDbUsageBytes() + readers);
+                    maxMemtables = Math.max(maxMemtables, memtables);
+                }
+            }
+            long coldReads = 0;
+            for (TaskProcessor task : tasks) {
+                coldReads += task.durableState().coldReads();
+            }
+            System.out.printf("[state memory budget] %d tasks in %,d MiB: RocksDB at most %,d KiB of %,d KiB, memtables %,d"
+                            + " KiB of %,d KiB, a task's buffers %,d KiB of %,d KiB; %,d hot keys per task, %,d RocksDB reads%n",
+                    TASKS, memory.budgetBytes() >> 20, maxRocks >> 10, memory.rocksDbBytes() >> 10, maxMemtables >> 10,
+                    memory.rocksDbBytes() >> 11, maxBuffered >> 10, memory.writeBufferBytesPerTask() >> 10, hotLimit,
+                    coldReads);
+            assertThat(coldReads).as("keys read back from RocksDB (the cache was used)").isGreaterThan(100_000);
+            assertThat(maxRocks).as("RocksDB memory").isLessThanOrEqualTo((long) (memory.rocksDbBytes() * TOLERANCE));
+            // the write-buffer manager flushes at its limit and stalls writers beyond it, but memtables being
+            // flushed and each store's active one still count: 10% of the RocksDB share over half of it
+            assertThat(maxMemtables).as("memtables")
+                    .isLessThanOrEqualTo(memory.rocksDbBytes() / 2 + (long) (memory.rocksDbBytes() * (TOLERANCE - 1)));
+            assertThat(maxBuffered).as("a task's buffers")
+                    .isLessThanOrEqualTo((long) (memory.writeBufferBytesPerTask() * TOLERANCE));
+
+            for (int t = TASKS - 1; t >= 3; t--) {
+                tasks.remove(t).close();
+            }
+            assertThat(tasks.getFirst().durableState().hotKeyLimit()).as("hot keys per task with 3 tasks left")
+                    .isEqualTo((int) (StateMemory.MIN_BYTES * 2 / 5 / 3 / StateMemory.BYTES_PER_HOT_KEY));
+            for (TaskProcessor task : tasks) {
+                task.close();
+            }
+            assertThat(memory.tasks()).isZero();
+        }
+    }
+
+    private EventRow row(long id, long ts, String card, long amount) {
+        w.begin(SCHEMA).setLong(0, id).setLong(1, ts).setString(2, card).setLong(3, amount);
+        w.finish();
+        return w.row();
+    }
+
+    private static Path tempDir() {
+        try {
+            return Files.createTempDirectory("railgun-state-memory");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
