@@ -1,5 +1,6 @@
 package io.railgun.node;
 
+import io.railgun.engine.state.durable.StateMemory;
 import io.railgun.node.backend.ProcessorUnit;
 import io.railgun.node.backend.TaskStats;
 import io.railgun.node.backend.UnitStats;
@@ -63,6 +64,7 @@ public final class Node implements AutoCloseable {
     private Catalog catalog;
     private ControlLog control;
     private FrontEnd frontEnd;
+    private StateMemory stateMemory;
     private final List<ProcessorUnit> units = new ArrayList<>();
     private URI uri;
     private boolean closed;
@@ -133,8 +135,10 @@ public final class Node implements AutoCloseable {
         deleteTasksOfDeletedStreams(tasks);
 
         LocalReplies localReplies = new LocalReplies(replyTopic);
+        stateMemory = new StateMemory(config.stateMemoryBytes());
+        resources.add(stateMemory); // closed after the units (reverse order), so after every task's store
         for (int i = 0; i < config.processors(); i++) {
-            ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks, localReplies);
+            ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks, localReplies, stateMemory);
             units.add(unit);
             unit.start();
         }
@@ -186,6 +190,10 @@ public final class Node implements AutoCloseable {
         metrics.gauge("railgun_state_hot_keys", "Keys held in the units' hot tiers", unit, () -> perUnit(s -> s.hotKeys()));
         metrics.gauge("railgun_state_buffer_bytes", "State changes held in memory until the next checkpoint", unit,
                 () -> perUnit(s -> s.stateBufferBytes()));
+        metrics.gauge("railgun_state_memory_budget_bytes", "The node's state memory budget (--state-memory)",
+                stateMemory::budgetBytes);
+        metrics.gauge("railgun_state_rocksdb_bytes", "Off-heap bytes of the tasks' RocksDB in the shared cache: data,"
+                + " index and filter blocks, memtables (at most 40% of the budget)", stateMemory::rocksDbUsageBytes);
         Path data = config.dataDir().toAbsolutePath();
         metrics.gauge("railgun_disk_bytes", "Bytes on disk: the tasks' reservoirs, their state (RocksDB) and the embedded"
                 + " broker's log (its index files are preallocated: sparse)", List.of("part"), () -> Map.of(

@@ -32,6 +32,9 @@ import java.util.Map;
  * @param headerTimeoutMs      a request's head (request line and headers; the TLS handshake) must come
  *                             within this long of its first byte (408, and closed, beyond)
  * @param bodyTimeoutMs        a request's body must come within this long of its head (408 beyond)
+ * @param stateMemoryBytes     the node's state memory budget, shared by all its tasks: RocksDB's one
+ *                             block cache and memtables, the hot tiers, the write buffers and
+ *                             checkpoint snapshots ({@code StateMemory}; 1 GiB by default, at least 64 MiB)
  */
 public record NodeConfig(
         String host,
@@ -57,10 +60,13 @@ public record NodeConfig(
         int maxConnectionsPerAddress,
         long idleTimeoutMs,
         long headerTimeoutMs,
-        long bodyTimeoutMs) {
+        long bodyTimeoutMs,
+        long stateMemoryBytes) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 7070;
+    /** Default state memory budget: 1 GiB (0.4 GiB RocksDB off-heap, 0.6 GiB of heap). */
+    public static final long DEFAULT_STATE_MEMORY_BYTES = 1L << 30;
 
     public NodeConfig {
         kafkaProperties = Map.copyOf(kafkaProperties);
@@ -78,6 +84,9 @@ public record NodeConfig(
         }
         if (idleTimeoutMs < 1 || headerTimeoutMs < 1 || bodyTimeoutMs < 1) {
             throw new IllegalArgumentException("idle-timeout, header-timeout and body-timeout must be positive");
+        }
+        if (stateMemoryBytes < DEFAULT_STATE_MEMORY_BYTES / 16) {
+            throw new IllegalArgumentException("state-memory must be at least 64 MiB, not " + stateMemoryBytes + " bytes");
         }
     }
 
@@ -104,76 +113,92 @@ public record NodeConfig(
         return new NodeConfig(DEFAULT_HOST, DEFAULT_PORT, Path.of("data"), null, 0, "node-1",
                 Math.max(1, Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
                 16L << 20, 10_000, 10_000, 10_000, 250_000, 3_600_000L, defaultMaxConnections(), 1_000, 60_000,
-                10_000, 30_000);
+                10_000, 30_000, DEFAULT_STATE_MEMORY_BYTES);
     }
 
     public NodeConfig withHttp(String newHost, int newPort) {
         return new NodeConfig(newHost, newPort, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                stateMemoryBytes);
     }
 
     public NodeConfig withDataDir(Path dir) {
         return new NodeConfig(host, port, dir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                stateMemoryBytes);
     }
 
     public NodeConfig withKafka(String bootstrap) {
         return new NodeConfig(host, port, dataDir, bootstrap, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                stateMemoryBytes);
     }
 
     public NodeConfig withTokens(String ingest, String admin) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingest, admin,
                 tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                stateMemoryBytes);
     }
 
     public NodeConfig withTls(Path keystore, String password) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, keystore, password, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                stateMemoryBytes);
     }
 
     public NodeConfig withLimits(long bodyBytes, int batchEvents, long timeoutMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, bodyBytes, batchEvents, timeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                stateMemoryBytes);
     }
 
     public NodeConfig withProcessors(int units) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, units, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                stateMemoryBytes);
     }
 
     public NodeConfig withKafkaProperties(Map<String, String> props) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, props, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                stateMemoryBytes);
     }
 
     public NodeConfig withEngine(long checkpointMs, int hotKeyLimit, long minDedupMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointMs, hotKeyLimit, minDedupMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                stateMemoryBytes);
     }
 
     public NodeConfig withConnections(int maxConns, int maxPerAddress, long idleMs, long headerMs, long bodyMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConns, maxPerAddress, idleMs,
-                headerMs, bodyMs);
+                headerMs, bodyMs, stateMemoryBytes);
+    }
+
+    public NodeConfig withStateMemory(long bytes) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, bytes);
     }
 }

@@ -98,8 +98,12 @@ public final class E2eBench {
             Set<String> metricNames = setUp(client, stream, workload, o);
             awaitTasks(client, stream);
             CardSums sums = new CardSums(CHECKED_CARDS);
-            List<RunFigures> figures = measure(new OpenLoopInjector(client, stream, o, node, jvm, batches), stream,
-                    workload, o, node, metricNames, label, sums, loadBefore.split(" ")[0]);
+            List<RunFigures> figures;
+            try (MemorySampler memory = new MemorySampler(node.pid(), node.uri(), 5_000)) {
+                figures = measure(new OpenLoopInjector(client, stream, o, node, jvm, batches), stream,
+                        workload, o, node, metricNames, label, sums, loadBefore.split(" ")[0]);
+                writeMemory(memory, results.resolve(label + "-memory"), o);
+            }
             sums.check(client, stream, workload, figures);
             if (o.url() != null && o.stream() == null) {
                 client.deleteStream(stream);
@@ -113,6 +117,18 @@ public final class E2eBench {
                 // the hook is running
             }
         }
+    }
+
+    /** The node's memory over the run: CSV, PNG, peaks, and whether it exited. */
+    private static void writeMemory(MemorySampler memory, Path base, E2eOptions o) throws IOException {
+        Path csv = Path.of(base + ".csv");
+        Path png = Path.of(base + ".png");
+        memory.write(csv, png, String.format(Locale.ROOT, "e2e %s: node memory (%s%s)", o.query(), o.nodeJavaOpts(),
+                o.nodeArgs().isEmpty() ? "" : " " + String.join(" ", o.nodeArgs())));
+        long[] peaks = memory.peaks();
+        System.out.printf(Locale.ROOT, "node memory: peak RSS %,d MiB, heap in use %,d MiB, RocksDB %,d MiB; %s;"
+                        + " %s, %s%n", peaks[0] >> 20, peaks[1] >> 20, peaks[2] >> 20,
+                memory.nodeDied() ? "THE NODE EXITED" : "the node is alive", csv, png);
     }
 
     private static boolean awaitHealth(RailgunClient client, long timeoutMs) throws InterruptedException {

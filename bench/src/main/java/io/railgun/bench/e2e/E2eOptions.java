@@ -83,7 +83,8 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
             Workload:
               --query P51|EX1            P51: SUM(amount) by card [60 MINUTES], partitioner card; EX1: SUM and COUNT
                                          by card, AVG by merchant [5 MINUTES], partitioners card and merchant
-                                         (default P51)
+                                         (default P51); FRAUD: BENCHMARKS.md's fraud profile, 11 statements,
+                                         windows of 1 minute to 180 days, partitioners card and merchant
               --stream NAME              stream name (default payments; payments_<time> with --url)
               --partitions N             partitions per partitioner topic (default 4)
               --cards N                  distinct cards, Zipf-skewed (default 1000000)
@@ -123,6 +124,11 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
               --timeout D                the client's request timeout (default 30s; the node answers 503 after its
                                          own --request-timeout, 10s by default)
             Report:
+              (always, for a child node) its RSS, heap in use and RocksDB memory every 5 s, with its state
+              memory budget: bench-results/<name>-memory.csv and <name>-memory.png, and whether it exited.
+              A node memory run (issue 13): --query FRAUD --cards 10000000 --partitions 4 (8 tasks)
+              --node-java-opts "-Xmx2g -XX:+ExitOnOutOfMemoryError" --node-args "--state-memory 2GiB"
+              --rate 2000 --batch 100 --event-rate 0.2 --warmup 10s --duration 30m
               --check-every N            decode every N-th reply and check its eventId, metric names and values
                                          (default 100; 0: none); every reply is scanned for "dropped" and
                                          "duplicate"
@@ -191,7 +197,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                         case "--node-java-opts" -> nodeJavaOpts = v;
                         case "--node-args" -> nodeArgs = v.isBlank() ? List.of() : List.of(v.strip().split("\\s+"));
                         case "--processors" -> processors = positive(a, Integer.parseInt(v));
-                        case "--query" -> query = oneOf(a, v.toUpperCase(Locale.ROOT), "P51", "EX1");
+                        case "--query" -> query = oneOf(a, v.toUpperCase(Locale.ROOT), "P51", "EX1", "FRAUD");
                         case "--stream" -> stream = v;
                         case "--partitions" -> partitions = positive(a, Integer.parseInt(v));
                         case "--rate" -> rates = List.of(positiveRate(a, v));

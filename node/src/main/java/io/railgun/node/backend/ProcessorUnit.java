@@ -1,6 +1,7 @@
 package io.railgun.node.backend;
 
 import io.railgun.engine.reply.TaskAnswer;
+import io.railgun.engine.state.durable.StateMemory;
 import io.railgun.node.NodeConfig;
 import io.railgun.node.agent.Agent;
 import io.railgun.node.agent.AgentRunner;
@@ -53,6 +54,7 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
 
     private final int index;
     private final NodeConfig config;
+    private final StateMemory stateMemory; // the node's, shared by every task of every unit
     private final Catalog catalog;
     private final Path tasksDir;
     private final LocalReplies localReplies;
@@ -70,8 +72,9 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
     private final UnitStats stats = new UnitStats();
 
     public ProcessorUnit(int index, NodeConfig config, Catalog catalog, KafkaSettings kafka, Path tasksDir,
-            LocalReplies localReplies) {
+            LocalReplies localReplies, StateMemory stateMemory) {
         this.index = index;
+        this.stateMemory = stateMemory;
         this.localReplies = localReplies;
         this.config = config;
         this.catalog = catalog;
@@ -258,7 +261,7 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
         for (String p : stream.definition().partitioners()) {
             if (Topics.input(stream, p).equals(topic)) {
                 Path dir = tasksDir.resolve(stream.name() + "." + generation).resolve(legalPartitioner + "-" + tp.partition());
-                return new TaskRunner(tp, stream, p, dir, config);
+                return new TaskRunner(tp, stream, p, dir, config, stateMemory);
             }
         }
         return null;

@@ -5,6 +5,7 @@ import io.railgun.engine.plan.MetricDefinition;
 import io.railgun.engine.reply.TaskAnswer;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.engine.state.durable.DurableStateOptions;
+import io.railgun.engine.state.durable.StateMemory;
 import io.railgun.engine.task.Reply;
 import io.railgun.engine.task.TaskOptions;
 import io.railgun.engine.task.TaskProcessor;
@@ -28,9 +29,6 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class TaskRunner implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(TaskRunner.class.getName());
-    // per task: a node runs many (partitioners x partitions), so less than the engine's defaults
-    private static final long WRITE_BUFFER_BYTES = 32L << 20;
-    private static final long BLOCK_CACHE_BYTES = 16L << 20;
 
     final TopicPartition partition;
     final Path directory;
@@ -44,8 +42,12 @@ final class TaskRunner implements AutoCloseable {
     private final TaskProcessor task;
     private final EventRow row = new EventRow();
 
-    /** Opens (restoring its last checkpoint) the task of {@code partition}. */
-    TaskRunner(TopicPartition partition, StreamEntry stream, String partitioner, Path directory, NodeConfig config) {
+    /**
+     * Opens (restoring its last checkpoint) the task of {@code partition}, its state within the
+     * node's {@code memory} budget (its share shrinks as other tasks open, grows as they close).
+     */
+    TaskRunner(TopicPartition partition, StreamEntry stream, String partitioner, Path directory, NodeConfig config,
+            StateMemory memory) {
         this.partition = partition;
         this.directory = directory;
         this.generation = stream.generation();
@@ -53,8 +55,7 @@ final class TaskRunner implements AutoCloseable {
         this.partitioner = partitioner;
         this.definition = stream.definition();
         TaskStorage storage = TaskStorage.in(directory).withCheckpointIntervalMs(config.checkpointIntervalMs())
-                .withState(new DurableStateOptions(config.hotKeys(), WRITE_BUFFER_BYTES, BLOCK_CACHE_BYTES,
-                        DurableStateOptions.DEFAULT_SNAPSHOT_KEYS_PER_EVENT));
+                .withState(DurableStateOptions.defaults().withHotKeys(config.hotKeys()).withMemory(memory));
         long start = System.nanoTime();
         this.task = TaskProcessor.open(definition, new TaskOptions(clock, config.minDedupHorizonMs()), storage);
         LOG.log(System.Logger.Level.INFO, "task {0} ready in {1} ms: resumes at offset {2}, {3} event(s) in its reservoir,"
@@ -194,7 +195,7 @@ final class TaskRunner implements AutoCloseable {
     /** The task's figures now; {@code lag} as the unit's consumer knows it (-1 when it does not). Unit thread. */
     TaskStats stats(long lag) {
         long replayLeft = replayEnd < 0 ? 0 : Math.max(1, replayEnd - replayPosition);
-        long bufferBytes = task.durableState() == null ? 0 : task.durableState().writeBufferBytes();
+        long bufferBytes = task.durableState() == null ? 0 : task.durableState().bufferedBytes();
         return new TaskStats(streamName, partitioner, partition.partition(), events, lag, replayLeft, task.reservoirSize(),
                 task.reservoirMemoryBytes(), task.hotKeys(), bufferBytes,
                 task.hasStreamTime() ? task.streamTime() : Long.MIN_VALUE);

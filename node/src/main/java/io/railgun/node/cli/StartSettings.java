@@ -58,6 +58,11 @@ public final class StartSettings {
     public static final Setting<Long> MIN_DEDUP_HORIZON = Setting.of("min-dedup-horizon", "DURATION",
             ValueTypes.DURATION, DEFAULTS.minDedupHorizonMs(),
             "Shortest time event ids are remembered to detect duplicates (longer when windows are longer)");
+    public static final Setting<Long> STATE_MEMORY = Setting.of("state-memory", "SIZE", ValueTypes.MEMORY_BYTES,
+            DEFAULTS.stateMemoryBytes(), "State memory of the node, shared by all its tasks: 40% RocksDB (one block"
+                    + " cache, memtables charged to it; off-heap), 40% hot keys, 20% write buffers and checkpoint"
+                    + " snapshots (heap); at least 64MiB. Keep the heap (-Xmx) above 60% of it plus the reservoirs'"
+                    + " caches");
 
     public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("max-connections", "N", ValueTypes.POSITIVE_INT,
                     DEFAULTS.maxConnections(), "Most HTTP connections open at once; more are refused as they"
@@ -79,8 +84,8 @@ public final class StartSettings {
     /** The settings that make a {@link NodeConfig}, in {@code --help} order. */
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA, BROKER_PORT, NODE_ID, PROCESSORS,
             REPLICATION, INGEST_TOKEN, ADMIN_TOKEN, TLS_KEYSTORE, TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES,
-            MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS, MIN_DEDUP_HORIZON, MAX_CONNECTIONS,
-            MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT);
+            MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS, MIN_DEDUP_HORIZON, STATE_MEMORY,
+            MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT);
 
     /** The config file; a flag or an environment variable, never a key inside a config file. */
     public static final Setting<Path> CONFIG = Setting.of("config", "FILE", ValueTypes.PATH, null,

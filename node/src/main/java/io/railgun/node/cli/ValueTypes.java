@@ -111,6 +111,23 @@ public final class ValueTypes {
         }
     };
 
+    /** A memory size from 64 MiB to 1024 GiB, in bytes (see {@link ByteSizes}): the state memory budget. */
+    public static final ValueType<Long> MEMORY_BYTES = new ValueType<>() {
+        @Override
+        public Long parse(String text) {
+            long bytes = ByteSizes.parse(text);
+            if (bytes < (64L << 20) || bytes > (1L << 40)) {
+                throw new IllegalArgumentException("not a size from 64MiB to 1024GiB");
+            }
+            return bytes;
+        }
+
+        @Override
+        public String format(Long value) {
+            return ByteSizes.format(value);
+        }
+    };
+
     private ValueTypes() {
     }
 

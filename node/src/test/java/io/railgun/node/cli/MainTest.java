@@ -31,7 +31,7 @@ class MainTest {
             "--broker-port", "--node-id", "--processors", "--replication", "--ingest-token", "--ingest-token-file",
             "--admin-token", "--admin-token-file", "--tls-keystore", "--tls-keystore-password",
             "--tls-keystore-password-file", "--kafka-property", "--max-body-bytes", "--max-batch-events",
-            "--request-timeout", "--checkpoint-interval", "--hot-keys", "--min-dedup-horizon", "--config", "--help",
+            "--request-timeout", "--checkpoint-interval", "--hot-keys", "--min-dedup-horizon", "--state-memory", "--config", "--help",
             "--version");
 
     @TempDir
