@@ -59,7 +59,6 @@ import java.util.concurrent.CompletableFuture;
  * <p>Single-threaded: one processor unit's thread owns a task; no method may be called concurrently.
  */
 public final class TaskProcessor implements AutoCloseable {
-
     private StreamDefinition stream;
     private final TaskOptions options;
     private final EventReservoir reservoir;
