@@ -16,6 +16,7 @@ import io.railgun.node.ops.NodeReadiness;
 import io.railgun.node.ops.TaskMetrics;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.LocalReplies;
+import io.railgun.node.messaging.TopicReplication;
 import io.railgun.node.messaging.Topics;
 import io.railgun.node.security.OwnerOnly;
 import java.io.IOException;
@@ -113,10 +114,10 @@ public final class Node implements AutoCloseable {
         KafkaSettings kafka = new KafkaSettings(bootstrap, kafkaProperties, config.nodeId());
         Admin admin = Admin.create(kafka.admin());
         resources.add(admin);
-        short replication = topicReplication(admin);
+        short replication = TopicReplication.factor(config.topicReplication(), brokerCount(admin));
         String replyTopic = Topics.replies(config.nodeId());
-        ensureTopic(admin, Topics.CONTROL, replication, ControlLog.topicConfig());
-        ensureTopic(admin, replyTopic, replication, Map.of("retention.ms", "3600000"));
+        ensureTopic(admin, Topics.CONTROL, replication, TopicReplication.configs(replication, ControlLog.topicConfig()));
+        ensureTopic(admin, replyTopic, replication, TopicReplication.configs(replication, Map.of("retention.ms", "3600000")));
 
         catalog = new Catalog();
         control = new ControlLog(catalog, kafka);
@@ -144,7 +145,8 @@ public final class Node implements AutoCloseable {
             units.forEach(ProcessorUnit::close);
         });
         LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
-        frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
+        frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs(),
+                config.inputRetentionMs());
         resources.add(frontEnd);
         localReplies.attach(frontEnd::deliver);
         resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
@@ -157,6 +159,8 @@ public final class Node implements AutoCloseable {
         NodeMetrics metrics = new NodeMetrics();
         registerGauges(metrics);
         TaskMetrics.register(metrics, this::taskStats);
+        TaskMetrics.registerHistoryGaps(metrics, () -> units.stream().flatMap(u -> u.stats().historyGaps().gaps().stream())
+                .toList());
         NodeReadiness readiness = new NodeReadiness(units.stream().map(ProcessorUnit::stats).toList(), control::lag,
                 NodeReadiness.DEFAULT_MAX_LAG_PER_TASK);
         try {
@@ -332,10 +336,9 @@ public final class Node implements AutoCloseable {
         }
     }
 
-    private static short topicReplication(Admin admin) {
+    private static int brokerCount(Admin admin) {
         try {
-            int brokers = admin.describeCluster().nodes().get(STARTUP_TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
-            return (short) Math.min(3, brokers);
+            return admin.describeCluster().nodes().get(STARTUP_TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot use Kafka: " + e.getCause().getMessage() + "; check --kafka and the Kafka"
                     + " client properties (security.protocol, sasl.*, ssl.*)", e.getCause());

@@ -32,6 +32,10 @@ import java.util.Map;
  * @param headerTimeoutMs      a request's head (request line and headers; the TLS handshake) must come
  *                             within this long of its first byte (408, and closed, beyond)
  * @param bodyTimeoutMs        a request's body must come within this long of its head (408 beyond)
+ * @param topicReplication     copies of each topic the node creates, or {@link #AUTO_TOPIC_REPLICATION}
+ *                             for min(3, brokers in the cluster)
+ * @param inputRetentionMs     how long input topics keep events, for streams created without their own
+ *                             {@code inputRetention}; {@link #KEEP_FOREVER} keeps everything
  */
 public record NodeConfig(
         String host,
@@ -57,9 +61,17 @@ public record NodeConfig(
         int maxConnectionsPerAddress,
         long idleTimeoutMs,
         long headerTimeoutMs,
-        long bodyTimeoutMs) {
+        long bodyTimeoutMs,
+        int topicReplication,
+        long inputRetentionMs) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
+    /** {@link #topicReplication}: min(3, brokers in the cluster). */
+    public static final int AUTO_TOPIC_REPLICATION = 0;
+    /** {@link #inputRetentionMs}: Kafka's {@code retention.ms=-1}, nothing deleted. */
+    public static final long KEEP_FOREVER = -1;
+    /** The default input retention: a week, long enough for a task to catch up from a peer's checkpoint. */
+    public static final long DEFAULT_INPUT_RETENTION_MS = 7 * 86_400_000L;
     public static final int DEFAULT_PORT = 7070;
 
     public NodeConfig {
@@ -78,6 +90,12 @@ public record NodeConfig(
         }
         if (idleTimeoutMs < 1 || headerTimeoutMs < 1 || bodyTimeoutMs < 1) {
             throw new IllegalArgumentException("idle-timeout, header-timeout and body-timeout must be positive");
+        }
+        if (topicReplication < 0 || topicReplication > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("topic-replication must be auto or a number of copies of at least 1");
+        }
+        if (inputRetentionMs != KEEP_FOREVER && inputRetentionMs < 1) {
+            throw new IllegalArgumentException("input-retention must be a positive duration or forever");
         }
     }
 
@@ -104,76 +122,83 @@ public record NodeConfig(
         return new NodeConfig(DEFAULT_HOST, DEFAULT_PORT, Path.of("data"), null, 0, "node-1",
                 Math.max(1, Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
                 16L << 20, 10_000, 10_000, 10_000, 250_000, 3_600_000L, defaultMaxConnections(), 1_000, 60_000,
-                10_000, 30_000);
+                10_000, 30_000, AUTO_TOPIC_REPLICATION, DEFAULT_INPUT_RETENTION_MS);
     }
 
     public NodeConfig withHttp(String newHost, int newPort) {
         return new NodeConfig(newHost, newPort, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withDataDir(Path dir) {
         return new NodeConfig(host, port, dir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withKafka(String bootstrap) {
         return new NodeConfig(host, port, dataDir, bootstrap, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withTokens(String ingest, String admin) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingest, admin,
                 tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withTls(Path keystore, String password) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, keystore, password, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withLimits(long bodyBytes, int batchEvents, long timeoutMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, bodyBytes, batchEvents, timeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withProcessors(int units) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, units, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withKafkaProperties(Map<String, String> props) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, props, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withEngine(long checkpointMs, int hotKeyLimit, long minDedupMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointMs, hotKeyLimit, minDedupMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withConnections(int maxConns, int maxPerAddress, long idleMs, long headerMs, long bodyMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConns, maxPerAddress, idleMs,
-                headerMs, bodyMs);
+                headerMs, bodyMs, topicReplication, inputRetentionMs);
+    }
+
+    public NodeConfig withTopics(int copies, long inputRetention) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, copies, inputRetention);
     }
 }

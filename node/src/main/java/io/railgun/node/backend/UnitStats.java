@@ -29,6 +29,7 @@ public final class UnitStats {
      */
     volatile boolean joined;
     private volatile List<TaskStats> taskStats = List.of();
+    private final HistoryGaps historyGaps = new HistoryGaps();
 
     void update(Collection<TaskRunner> runners, KafkaConsumer<byte[], byte[]> consumer) {
         List<TaskStats> perTask = new ArrayList<>(runners.size());
@@ -102,6 +103,11 @@ public final class UnitStats {
     /** Partitions assigned to the unit that it does not run: their stream is not (yet) in the catalog. */
     public int unserved() {
         return unserved;
+    }
+
+    /** The tasks the unit opened with incomplete history (their input deleted by retention). */
+    public HistoryGaps historyGaps() {
+        return historyGaps;
     }
 
     /** False until the unit has its first assignment (or found no stream to subscribe to when it started). */

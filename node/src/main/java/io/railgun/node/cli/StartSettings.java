@@ -34,6 +34,13 @@ public final class StartSettings {
             .withDefaultText("available processors (" + DEFAULTS.processors() + " here)");
     public static final Setting<Integer> REPLICATION = Setting.of("replication", "R", ValueTypes.POSITIVE_INT,
             DEFAULTS.replication(), "Copies of each task across the cluster (and of each topic)");
+    public static final Setting<Integer> TOPIC_REPLICATION = Setting.of("topic-replication", "auto|N",
+            ValueTypes.TOPIC_REPLICATION, DEFAULTS.topicReplication(), "Copies of each topic the node creates (input,"
+                    + " control, replies, ingestion): auto is min(3, brokers in the cluster); with 3 or more copies"
+                    + " min.insync.replicas=2");
+    public static final Setting<Long> INPUT_RETENTION = Setting.of("input-retention", "DURATION|forever",
+            ValueTypes.RETENTION, DEFAULTS.inputRetentionMs(), "How long the input topics of new streams keep events"
+                    + " (Kafka retention.ms) unless the stream sets inputRetention; at least 1m");
     public static final Setting<String> INGEST_TOKEN = Setting.of("ingest-token", "TOKEN", ValueTypes.TEXT,
             DEFAULTS.ingestToken(), "Bearer token required to send events and read metrics").asSecret();
     public static final Setting<String> ADMIN_TOKEN = Setting.of("admin-token", "TOKEN", ValueTypes.TEXT,
@@ -78,7 +85,7 @@ public final class StartSettings {
 
     /** The settings that make a {@link NodeConfig}, in {@code --help} order. */
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA, BROKER_PORT, NODE_ID, PROCESSORS,
-            REPLICATION, INGEST_TOKEN, ADMIN_TOKEN, TLS_KEYSTORE, TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES,
+            REPLICATION, TOPIC_REPLICATION, INPUT_RETENTION, INGEST_TOKEN, ADMIN_TOKEN, TLS_KEYSTORE, TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES,
             MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS, MIN_DEDUP_HORIZON, MAX_CONNECTIONS,
             MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT);
 

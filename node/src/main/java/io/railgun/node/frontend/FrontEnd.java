@@ -16,6 +16,7 @@ import io.railgun.node.catalog.StatementEntry;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.TaskInput;
+import io.railgun.node.messaging.TopicReplication;
 import io.railgun.node.messaging.Topics;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -51,6 +52,7 @@ public final class FrontEnd implements AutoCloseable {
     private final ControlLog control;
     private final Admin admin;
     private final short topicReplication;
+    private final long defaultInputRetentionMs;
     private final long timeoutMs;
     private final KafkaProducer<byte[], byte[]> producer;
     private final ReplyCollector replies;
@@ -59,8 +61,9 @@ public final class FrontEnd implements AutoCloseable {
     private final EventRouter events;
 
     public FrontEnd(Catalog catalog, ControlLog control, Admin admin, KafkaSettings kafka, String replyTopic,
-            short topicReplication, long requestTimeoutMs) {
+            short topicReplication, long requestTimeoutMs, long defaultInputRetentionMs) {
         this.catalog = catalog;
+        this.defaultInputRetentionMs = defaultInputRetentionMs;
         this.control = control;
         this.admin = admin;
         this.topicReplication = topicReplication;
@@ -74,7 +77,8 @@ public final class FrontEnd implements AutoCloseable {
     // ---------------------------------------------------------------- streams
 
     /**
-     * Creates a stream, or changes an existing one's schema compatibly (new fields appended).
+     * Creates a stream, or changes an existing one's schema compatibly (new fields appended) or its
+     * input retention ({@link InputRetention}: a definition without one leaves it as it is).
      *
      * @return true when the stream was created, false when an existing stream was changed or left as it was
      * @throws ApiException 409 on an incompatible change (a field's type changed or removed, other
@@ -86,7 +90,8 @@ public final class FrontEnd implements AutoCloseable {
             for (int attempt = 0; attempt < 3; attempt++) {
                 StreamEntry current = catalog.stream(definition.name());
                 if (current == null) {
-                    StreamEntry created = new StreamEntry(definition, newGeneration(), 1, List.of());
+                    StreamDefinition resolved = InputRetention.resolve(definition, defaultInputRetentionMs);
+                    StreamEntry created = new StreamEntry(resolved, newGeneration(), 1, List.of());
                     TopicNameClash.refuse(created, catalog.streams(), admin, timeoutMs);
                     createTopics(created);
                     if (publish(created.name(), CatalogCodec.encode(created, 0))) {
@@ -103,7 +108,10 @@ public final class FrontEnd implements AutoCloseable {
                 if (!old.schema().isEvolvedInto(definition.schema())) {
                     throw ApiException.conflict("incompatible_schema_change", incompatibility(old.schema(), definition.schema()));
                 }
-                if (definition.schema().size() == old.schema().size()) {
+                long inputRetention = definition.inputRetentionMs();
+                boolean retentionChanged = inputRetention != StreamDefinition.INPUT_RETENTION_NODE_DEFAULT
+                        && inputRetention != old.inputRetentionMs();
+                if (definition.schema().size() == old.schema().size() && !retentionChanged) {
                     return false;
                 }
                 Schema evolved = old.schema();
@@ -111,16 +119,27 @@ public final class FrontEnd implements AutoCloseable {
                     Field f = definition.schema().field(i);
                     evolved = evolved.withField(f.name(), f.type());
                 }
-                StreamEntry changed = current.with(old.withSchema(evolved), current.statements());
+                StreamDefinition target = old.withSchema(evolved);
+                if (retentionChanged) {
+                    InputRetention.apply(admin, current, inputRetention, timeoutMs);
+                    target = target.withInputRetention(inputRetention);
+                }
+                StreamEntry changed = current.with(target, current.statements());
                 byte[] value = CatalogCodec.encode(changed, current.version());
                 if (publish(changed.name(), value)) {
-                    byte[] marker = TaskInput.schema(value);
-                    List<CompletableFuture<?>> acks = new ArrayList<>();
-                    for (String p : old.partitioners()) {
-                        markAll(changed, p, marker, acks);
+                    if (evolved.size() > old.schema().size()) {
+                        byte[] marker = TaskInput.schema(value);
+                        List<CompletableFuture<?>> acks = new ArrayList<>();
+                        for (String p : old.partitioners()) {
+                            markAll(changed, p, marker, acks);
+                        }
+                        awaitAll(acks);
+                        LOG.log(System.Logger.Level.INFO, "stream ''{0}'': schema {1}", definition.name(), evolved);
                     }
-                    awaitAll(acks);
-                    LOG.log(System.Logger.Level.INFO, "stream ''{0}'': schema {1}", definition.name(), evolved);
+                    if (retentionChanged) {
+                        LOG.log(System.Logger.Level.INFO, "stream ''{0}'': input topics keep events for {1} ms (-1: forever)",
+                                definition.name(), inputRetention);
+                    }
                     return false;
                 }
             }
@@ -346,15 +365,15 @@ public final class FrontEnd implements AutoCloseable {
         StreamDefinition d = stream.definition();
         List<NewTopic> topics = new ArrayList<>();
         for (String p : d.partitioners()) {
-            // kept until the distribution issue's peer recovery: a task without local state replays its input
             topics.add(new NewTopic(Topics.input(stream, p), d.partitions(), topicReplication)
-                    .configs(Map.of("retention.ms", "-1", "message.timestamp.type", "CreateTime")));
+                    .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", InputRetention.retentionMs(d),
+                            "message.timestamp.type", "CreateTime"))));
         }
         // Kafka-native ingestion: JSON events in, JSON replies out (a week of each)
         topics.add(new NewTopic(Topics.ingest(d.name()), d.partitions(), topicReplication)
-                .configs(Map.of("retention.ms", Long.toString(7 * 86_400_000L))));
+                .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", Long.toString(7 * 86_400_000L)))));
         topics.add(new NewTopic(Topics.ingest(d.name()) + ".replies", d.partitions(), topicReplication)
-                .configs(Map.of("retention.ms", Long.toString(7 * 86_400_000L))));
+                .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", Long.toString(7 * 86_400_000L)))));
         try {
             admin.createTopics(topics).all().get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
