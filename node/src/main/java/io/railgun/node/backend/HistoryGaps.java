@@ -49,10 +49,11 @@ public final class HistoryGaps {
                         + " holds"
                 : "its checkpoint resumes at offset " + resumeOffset + ", older than what Kafka still holds";
         LOG.log(System.Logger.Level.ERROR, "task {0}: HISTORY INCOMPLETE: {1}; the input topic''s retention deleted"
-                + " offsets {2} to {3} ({4} record(s)), so its windows lack the events before offset {3} and its results"
+                + " offsets {2} to {3} ({4} record(s)), so its windows lack the events before offset {5} and its results"
                 + " are not exact until its longest window has passed them. Keep input retention longer than a task"
                 + " may stay without a copy (--input-retention, the stream''s inputRetention), and run replicas.",
-                task.name(), why, resumeOffset, earliestOffset - 1, gap.missingRecords());
+                task.name(), why, Long.toString(resumeOffset), Long.toString(earliestOffset - 1),
+                Long.toString(gap.missingRecords()), Long.toString(earliestOffset));
         return true;
     }
 

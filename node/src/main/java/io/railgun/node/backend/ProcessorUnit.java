@@ -209,8 +209,13 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
                 if (t != null) {
                     tasks.put(tp, t);
                     consumer.seek(tp, t.resumeOffset());
-                    stats.historyGaps().check(t.stats(-1), t.resumeOffset(),
-                            consumer.beginningOffsets(List.of(tp)).getOrDefault(tp, 0L));
+                    if (stats.historyGaps().check(t.stats(-1), t.resumeOffset(),
+                            consumer.beginningOffsets(List.of(tp)).getOrDefault(tp, 0L))) {
+                        StreamEntry entry = catalog.byGeneration().get(t.generation);
+                        if (entry != null) {
+                            t.adoptCatalogMetrics(entry);
+                        }
+                    }
                     t.replayFrom(t.resumeOffset(), consumer.endOffsets(List.of(tp)).getOrDefault(tp, 0L));
                 } else {
                     consumer.pause(List.of(tp));

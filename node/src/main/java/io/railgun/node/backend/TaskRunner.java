@@ -141,6 +141,28 @@ final class TaskRunner implements AutoCloseable {
         }
     }
 
+    /**
+     * Gives a task opened past what its input still holds ({@link HistoryGaps}: retention may have
+     * deleted its DDL markers too) the metrics of its partitioner as the catalog has them now, without
+     * backfill; markers still ahead in its input then find them known and are skipped. Unit thread.
+     */
+    void adoptCatalogMetrics(StreamEntry stream) {
+        for (StatementEntry s : stream.statements()) {
+            if (!s.partitioner().equals(partitioner)) {
+                continue;
+            }
+            List<MetricDefinition> live = new java.util.ArrayList<>();
+            for (MetricDefinition d : StreamEntry.bind(definition, s)) {
+                if (!s.removed().contains(d.name()) && task.backfillProgress(d.name()) < 0) {
+                    live.add(d);
+                }
+            }
+            if (!live.isEmpty()) {
+                task.addMetrics(live, false);
+            }
+        }
+    }
+
     private void addStatement(TaskInput.StatementAdded s) {
         for (String name : s.names()) {
             if (task.backfillProgress(name) >= 0) {
