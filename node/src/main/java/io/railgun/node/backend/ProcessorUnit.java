@@ -209,13 +209,7 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
                 if (t != null) {
                     tasks.put(tp, t);
                     consumer.seek(tp, t.resumeOffset());
-                    if (stats.historyGaps().check(t.stats(-1), t.resumeOffset(),
-                            consumer.beginningOffsets(List.of(tp)).getOrDefault(tp, 0L))) {
-                        StreamEntry entry = catalog.byGeneration().get(t.generation);
-                        if (entry != null) {
-                            t.adoptCatalogMetrics(entry);
-                        }
-                    }
+                    checkHistory(tp, t);
                     t.replayFrom(t.resumeOffset(), consumer.endOffsets(List.of(tp)).getOrDefault(tp, 0L));
                 } else {
                     consumer.pause(List.of(tp));
@@ -244,6 +238,20 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             closeTasks(partitions, false);
             stats.update(tasks.values(), consumer);
+        }
+    }
+
+    /**
+     * When retention deleted input the task had to start from ({@link HistoryGaps}: logged and counted),
+     * the task takes its metrics from the catalog, whose DDL markers may be gone too.
+     */
+    private void checkHistory(TopicPartition tp, TaskRunner t) {
+        long earliest = consumer.beginningOffsets(List.of(tp)).getOrDefault(tp, 0L);
+        if (stats.historyGaps().check(t.stats(-1), t.resumeOffset(), earliest)) {
+            StreamEntry entry = catalog.byGeneration().get(t.generation);
+            if (entry != null) {
+                t.adoptCatalogMetrics(entry);
+            }
         }
     }
 
