@@ -37,8 +37,12 @@ class TaskPlacementPropertyTest {
 
     static List<TaskId> tasks(int partitions) {
         List<TaskId> out = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
-            out.add(new TaskId(p % 3 == 2 ? "railgun.s.login.1.user" : "railgun.s.pay.1.card", p));
+        int login = partitions / 3;
+        for (int p = 0; p < partitions - login; p++) {
+            out.add(new TaskId("railgun.s.pay.1.card", p));
+        }
+        for (int p = 0; p < login; p++) {
+            out.add(new TaskId("railgun.s.login.1.user", p));
         }
         return out;
     }
