@@ -47,8 +47,11 @@ import org.slf4j.LoggerFactory;
  * refuses an assignment that gives a partition to a new member while a member that owns it
  * ({@code Subscription.ownedPartitions}) keeps it. Like {@code CooperativeStickyAssignor}, the
  * assignor leaves such a partition out of this round: its owner revokes it, rejoins, and the
- * follow-up rebalance assigns it (then to the best holder, usually the member planned now). Under
- * the eager protocol members own nothing when they join, so nothing is left out. Owned partitions
+ * follow-up rebalance assigns it to the member planned now. Under
+ * the eager protocol members own nothing when they join, so nothing is left out. The leader
+ * remembers the moves it left out and its next plan finishes them ({@link TaskPlacement}'s first
+ * rule): a plan computed from scratch would take a revoked task for one whose owner failed. A new
+ * leader in between only loses that hint. Owned partitions
  * count as active copies even if a member's held copies say otherwise (Kafka's view wins).
  *
  * <p>Thread: Kafka calls every method on the consumer's thread (the processor unit's), from inside
@@ -62,6 +65,8 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
     private AssignmentHolder holder;
     private int replication = 1;
     private String memberId = "";
+    /** The moves this leader's last plan left out for the follow-up rebalance: task to member id. */
+    private Map<TaskId, String> leftForFollowUp = Map.of();
 
     @Override
     public void configure(Map<String, ?> configs) {
@@ -132,7 +137,9 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
                 tasks.add(new TaskId(topic, p));
             }
         }
-        Map<String, MemberAssignment> plan = TaskPlacement.place(members, tasks, replication, topicsByMember);
+        Map<String, MemberAssignment> plan =
+                TaskPlacement.place(members, tasks, replication, topicsByMember, leftForFollowUp);
+        Map<TaskId, String> leftOut = new HashMap<>();
 
         Map<String, Assignment> out = new LinkedHashMap<>();
         int withheld = 0;
@@ -145,6 +152,7 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
                 Set<String> owner = owners.getOrDefault(t, Set.of());
                 if (!owner.isEmpty() && !owner.contains(id)) {
                     withheld++; // cooperative: its owner revokes it first, the follow-up rebalance moves it
+                    leftOut.put(t, id);
                     sources.remove(t);
                     continue;
                 }
@@ -154,6 +162,7 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
             MemberAssignment handed = new MemberAssignment(actives, planned.replicas(), sources);
             out.put(id, new Assignment(partitions, AssignmentDescriptor.encode(handed)));
         }
+        leftForFollowUp = Map.copyOf(leftOut);
         LOG.info("Task group plan for {} members, {} tasks, replication {}: {} moves left to the follow-up rebalance",
                 members.size(), tasks.size(), replication, withheld);
         return new GroupAssignment(out);
