@@ -1,5 +1,6 @@
 package io.railgun.node.messaging;
 
+import io.railgun.node.assignment.AssignmentHolder;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -21,6 +22,8 @@ public final class KafkaSettings {
     public static final String TASK_GROUP = "railgun-tasks";
     /** The consumer group of the Kafka-native ingestion consumers. */
     public static final String INGEST_GROUP = "railgun-ingest";
+    /** The unit consumer's configuration key of the task copies wanted (an Integer), for the group's assignor. */
+    public static final String REPLICATION_CONFIG = "railgun.replication";
     /**
      * The largest record the node writes (the producers' {@code max.request.size}, 1 MiB, Kafka's
      * default and below its brokers' default {@code message.max.bytes}): a larger event is refused
@@ -102,10 +105,14 @@ public final class KafkaSettings {
      * cooperative sticky assignment (a rebalance moves only the partitions that must move),
      * no auto-commit (the unit commits what its tasks' checkpoints cover), reads from the earliest
      * offset (a task with no checkpoint replays its whole input), and answers a fetch as soon as one
-     * record is there.
+     * record is there. The unit ({@code holder}) and the task copies wanted ({@code replication})
+     * are in the configuration for the group's assignor.
      */
-    public Map<String, Object> unitConsumer(int unit) {
+    public Map<String, Object> unitConsumer(int unit, AssignmentHolder holder, int replication) {
         Map<String, Object> p = base("unit-" + unit);
+        // for the task group's assignor: the unit's copies and the plan's replicas go through it
+        p.put(AssignmentHolder.CONFIG_KEY, holder);
+        p.put(REPLICATION_CONFIG, replication);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, TASK_GROUP);
         p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, nodeId + "-unit-" + unit);
         p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
@@ -119,6 +126,18 @@ public final class KafkaSettings {
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         return withUser(p);
+    }
+
+    /**
+     * A processor unit's replica consumer: no group, partitions assigned by the unit and read from
+     * the offsets its replica tasks resume at; at most 500 records a poll, so the unit's round
+     * spends a bounded time on replicas after its active tasks.
+     */
+    public Map<String, Object> replicaConsumer(int unit) {
+        Map<String, Object> p = assignedConsumer("unit-" + unit + "-replicas", false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        return p;
     }
 
     /** A consumer without a group (assigned partitions): the reply collector and the control log. */
