@@ -37,9 +37,9 @@ class EventMergeTest {
         StreamDefinition d = new StreamDefinition("payments", Schema.of(fields), "id", null, List.of("card", "merchant"), 2,
                 0, LateEventPolicy.DROP);
         return new StreamEntry(d, "g1", 3, List.of(
-                new StatementEntry(1, "SELECT COUNT(*) AS n FROM payments GROUP BY card", List.of("n"), "card", false,
+                new StatementEntry(1, "SELECT COUNT(*) AS n FROM payments GROUP BY card [RANGE 1 HOUR]", List.of("n"), "card", false,
                         List.of()),
-                new StatementEntry(2, "SELECT COUNT(*) AS m FROM payments GROUP BY merchant", List.of("m"), "merchant", false,
+                new StatementEntry(2, "SELECT COUNT(*) AS m FROM payments GROUP BY merchant [RANGE 1 HOUR]", List.of("m"), "merchant", false,
                         List.of())));
     }
 
