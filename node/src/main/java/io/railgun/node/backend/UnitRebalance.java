@@ -5,14 +5,14 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Kafka's rebalance callbacks for a processor unit's active consumer, handed to the unit: on its
+ * Kafka's rebalance callbacks for a processor unit's active consumer, handed to its {@link UnitTasks}: on its
  * thread, from inside its poll. With the cooperative protocol Kafka calls {@code revoked} before the
  * assignor's {@code onAssignment} (where the unit learns the plan) and {@code assigned} after it.
  */
 final class UnitRebalance implements ConsumerRebalanceListener {
-    private final ProcessorUnit unit;
+    private final UnitTasks unit;
 
-    UnitRebalance(ProcessorUnit unit) {
+    UnitRebalance(UnitTasks unit) {
         this.unit = unit;
     }
 
