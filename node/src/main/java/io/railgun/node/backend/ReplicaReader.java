@@ -55,9 +55,9 @@ final class ReplicaReader implements AutoCloseable {
         return assigned.isEmpty() ? ConsumerRecords.empty() : consumer.poll(Duration.ZERO);
     }
 
-    /** The replica's lag as the consumer knows it. */
+    /** The replica's lag as the consumer knows it (empty when unknown, or not read here). */
     OptionalLong lag(TopicPartition tp) {
-        return consumer.currentLag(tp);
+        return assigned.contains(tp) ? consumer.currentLag(tp) : OptionalLong.empty();
     }
 
     long endOffset(TopicPartition tp) {

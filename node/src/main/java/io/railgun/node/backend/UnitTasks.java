@@ -206,7 +206,14 @@ final class UnitTasks {
     }
 
     private TaskRunner open(TopicPartition tp) {
-        TaskRunner t = opener.open(tp, index);
+        TaskRunner t;
+        try {
+            t = opener.open(tp, index);
+        } catch (RuntimeException e) {
+            // not run for now (retried when the plan or the catalog changes); the unit goes on with the others
+            LOG.log(System.Logger.Level.ERROR, "unit " + index + ": task " + tp + " could not be opened", e);
+            return null;
+        }
         if (t != null) {
             runners.put(tp, t);
             stale.opened(taskId(tp));
