@@ -1,6 +1,7 @@
 package io.railgun.engine.task;
 
 import io.railgun.engine.event.EventRow;
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.plan.MetricDefinition;
 import io.railgun.engine.plan.StatementBinder;
 import io.railgun.engine.plan.TaskPlan;
@@ -273,6 +274,8 @@ public final class TaskProcessor implements AutoCloseable {
      *
      * @throws IllegalArgumentException when the event id or the timestamp field is null (the
      *                                  front-end rejects such events before they reach a task)
+     * @throws EventTime.TimestampOutOfRangeException when the timestamp is outside {@link EventTime}'s
+     *                                  range; the event is not counted and its id not remembered
      */
     public Reply process(EventRow row) {
         return process(row, nextOffset);
@@ -335,6 +338,9 @@ public final class TaskProcessor implements AutoCloseable {
                 throw new IllegalArgumentException("the timestamp field '" + stream.timestampField() + "' is null");
             }
             ts = row.getLong(timestampField);
+            if (!EventTime.accepted(ts)) {
+                throw new EventTime.TimestampOutOfRangeException(stream.timestampField(), ts);
+            }
         } else {
             ts = options.clock().millis();
         }
