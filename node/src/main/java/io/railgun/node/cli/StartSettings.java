@@ -33,7 +33,8 @@ public final class StartSettings {
                     DEFAULTS.processors(), "Processor units: threads each running a set of tasks")
             .withDefaultText("available processors (" + DEFAULTS.processors() + " here)");
     public static final Setting<Integer> REPLICATION = Setting.of("replication", "R", ValueTypes.POSITIVE_INT,
-            DEFAULTS.replication(), "Copies of each task across the cluster (and of each topic)");
+            DEFAULTS.replication(), "Copies of each task across the cluster: one active and R-1 hot replicas on"
+                    + " other nodes, which answer too and take over without a copy or a replay (not Kafka topics' replication: --topic-replication)");
     public static final Setting<Integer> TOPIC_REPLICATION = Setting.of("topic-replication", "auto|N",
             ValueTypes.TOPIC_REPLICATION, DEFAULTS.topicReplication(), "Copies of each topic the node creates (input,"
                     + " control, replies, ingestion): auto is min(3, brokers in the cluster); with 3 or more copies"
