@@ -254,6 +254,10 @@ class MainTest {
         assertThat(brokerOverrides.get()).isEqualTo(first)
                 .isEqualTo(BrokerCredentials.loadOrCreate(dir.resolve("cluster")).brokerOverrides());
         assertThat(dir.resolve("cluster").resolve("broker-1").resolve(BrokerCredentials.FILE)).doesNotExist();
+        for (String file : List.of(BrokerCredentials.FILE, BrokerCredentials.FILE + ".lock")) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(dir.resolve("cluster").resolve(file)))).as(file).isEqualTo("rw-------");
+        }
     }
 
     @Test
