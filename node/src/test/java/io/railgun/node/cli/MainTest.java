@@ -241,6 +241,8 @@ class MainTest {
         assertThat(err.toString()).contains("--cluster-size and --voters both place the brokers");
         assertThat(run(Map.of(), "broker", "--broker-id", "1", "--voters", "1@h")).isEqualTo(2);
         assertThat(err.toString()).contains("--voters entry '1@h' is not id@host:port");
+        assertThat(run(Map.of(), "broker", "--broker-id", "1", "--cluster-size", "3", "--host", "0.0.0.0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--host 0.0.0.0: a broker advertises this address");
         assertThat(brokerLayout.get()).as("nothing was started").isNull();
     }
 
