@@ -8,9 +8,15 @@ import io.railgun.node.broker.EmbeddedBroker;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.ControlLog;
 import io.railgun.node.catalog.StreamEntry;
+import io.railgun.node.cluster.ClusterEvents;
+import io.railgun.node.cluster.ClusterPublisher;
+import io.railgun.node.cluster.ClusterTopic;
+import io.railgun.node.cluster.ClusterView;
+import io.railgun.node.cluster.UnitCopies;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.http.HttpApi;
 import io.railgun.node.http.KafkaIngestion;
+import io.railgun.node.ops.DistributionMetrics;
 import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.ops.NodeReadiness;
 import io.railgun.node.ops.TaskMetrics;
@@ -48,12 +54,15 @@ import org.apache.kafka.common.errors.TopicExistsException;
  *
  * <p>Start-up: make the data directory owner-only ({@link OwnerOnly}) and lock it, start the
  * embedded broker (when no {@code --kafka}; with SASL when tokens are set), create
- * the control and reply topics, load the catalog from the control topic, start the processor units
- * (they join the task group and restore their tasks), then serve HTTP.
+ * the control, reply and cluster topics, load the catalog from the control topic, start the processor
+ * units (they join the task group and restore their tasks), then serve HTTP and publish the node's
+ * status on the cluster topic ({@link ClusterPublisher}; {@code GET /v1/cluster} reads every node's).
  */
 public final class Node implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Node.class.getName());
     private static final long STARTUP_TIMEOUT_MS = 60_000;
+    /** A node whose last status on the cluster topic is older than this is shown unreachable (it writes one a second). */
+    private static final long UNREACHABLE_AFTER_MS = 5_000;
 
     private final NodeConfig config;
     private final List<AutoCloseable> resources = new ArrayList<>(); // closed in reverse order
@@ -66,6 +75,9 @@ public final class Node implements AutoCloseable {
     private final List<ProcessorUnit> units = new ArrayList<>();
     private URI uri;
     private boolean closed;
+    private final NodeMetrics metrics = new NodeMetrics();
+    /** Where promotions, recoveries and bytes copied are counted ({@code /metrics}). */
+    private final DistributionMetrics distribution = new DistributionMetrics(metrics);
 
     private Node(NodeConfig config) {
         this.config = config;
@@ -117,6 +129,7 @@ public final class Node implements AutoCloseable {
         String replyTopic = Topics.replies(config.nodeId());
         ensureTopic(admin, Topics.CONTROL, replication, ControlLog.topicConfig());
         ensureTopic(admin, replyTopic, replication, Map.of("retention.ms", "3600000"));
+        ensureTopic(admin, ClusterTopic.NAME, replication, ClusterTopic.config());
 
         catalog = new Catalog();
         control = new ControlLog(catalog, kafka);
@@ -148,19 +161,24 @@ public final class Node implements AutoCloseable {
         resources.add(frontEnd);
         localReplies.attach(frontEnd::deliver);
         resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
-        startHttp();
+        ClusterView clusterView = new ClusterView(kafka, System::currentTimeMillis, UNREACHABLE_AFTER_MS).start();
+        resources.add(clusterView);
+        startHttp(clusterView);
+        ClusterPublisher publisher = new ClusterPublisher(kafka, config.nodeId(), uri.toString(), units.size(),
+                new UnitCopies(units.stream().map(ProcessorUnit::stats).toList()), System::currentTimeMillis);
+        resources.add(publisher);
+        publisher.start();
         LOG.log(System.Logger.Level.INFO, "node {0} started in {1} ms", config.nodeId(),
                 (System.nanoTime() - started) / 1_000_000);
     }
 
-    private void startHttp() {
-        NodeMetrics metrics = new NodeMetrics();
+    private void startHttp(ClusterView clusterView) {
         registerGauges(metrics);
         TaskMetrics.register(metrics, this::taskStats);
         NodeReadiness readiness = new NodeReadiness(units.stream().map(ProcessorUnit::stats).toList(), control::lag,
                 NodeReadiness.DEFAULT_MAX_LAG_PER_TASK);
         try {
-            HttpApi api = HttpApi.start(config, frontEnd, metrics, readiness);
+            HttpApi api = HttpApi.start(config, frontEnd, clusterView::report, metrics, readiness);
             resources.add(api);
             uri = api.uri();
         } catch (IOException e) {
@@ -256,6 +274,11 @@ public final class Node implements AutoCloseable {
     /** The Kafka bootstrap servers the node uses (the embedded broker's when it runs one). */
     public String bootstrapServers() {
         return bootstrap;
+    }
+
+    /** Where task movements are counted: promotions, recoveries, bytes copied from peers. */
+    public ClusterEvents clusterEvents() {
+        return distribution;
     }
 
     /** The front-end (for in-process callers and tests). */

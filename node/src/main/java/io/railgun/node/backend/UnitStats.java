@@ -48,7 +48,7 @@ public final class UnitStats {
             }
             events += t.processor().reservoirSize();
             keys += t.processor().hotKeys();
-            perTask.add(t.stats(l.orElse(-1)));
+            perTask.add(t.stats(l.orElse(-1), consumer.position(t.partition)));
         }
         taskStats = List.copyOf(perTask);
         unserved = consumer.paused().size(); // the unit pauses only partitions it cannot run

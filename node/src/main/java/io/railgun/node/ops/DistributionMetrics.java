@@ -1,0 +1,57 @@
+package io.railgun.node.ops;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.railgun.node.cluster.ClusterEvents;
+
+/**
+ * The counters of task movement in {@code /metrics}: {@code railgun_promotions_total} (replicas
+ * promoted to active on this node), {@code railgun_recoveries_total{source}} (tasks assigned here
+ * without their data that became ready: {@code source="peer"} when a peer's checkpoint was copied,
+ * {@code "replay"} when rebuilt from the input), {@code railgun_recovery_bytes_total} (bytes of
+ * task files received from peers). Rebalances are {@code railgun_rebalances_total{unit}}, read from
+ * the units' statistics (registered by the node).
+ *
+ * <p>Thread-safe: the {@link ClusterEvents} methods may be called from any thread.
+ */
+public final class DistributionMetrics implements ClusterEvents {
+    private final Counter promotions;
+    private final Counter recoveries;
+    private final Counter bytes;
+
+    public DistributionMetrics(NodeMetrics metrics) {
+        promotions = Counter.builder()
+                .name("railgun_promotions_total")
+                .help("Replica tasks promoted to active on this node")
+                .register(metrics.registry());
+        recoveries = Counter.builder()
+                .name("railgun_recoveries_total")
+                .help("Tasks assigned to this node without their data that became ready, by source (peer: a peer's"
+                        + " checkpoint was copied; replay: rebuilt from the input)")
+                .labelNames("source")
+                .register(metrics.registry());
+        bytes = Counter.builder()
+                .name("railgun_recovery_bytes_total")
+                .help("Bytes of task files (reservoir, state, checkpoint) received from peers")
+                .register(metrics.registry());
+        // present from the start (at 0), so rates and alerts need no special case
+        recoveries.labelValues("peer");
+        recoveries.labelValues("replay");
+    }
+
+    @Override
+    public void promoted() {
+        promotions.inc();
+    }
+
+    @Override
+    public void recovered(boolean fromPeer) {
+        recoveries.labelValues(fromPeer ? "peer" : "replay").inc();
+    }
+
+    @Override
+    public void bytesCopied(long count) {
+        if (count > 0) {
+            bytes.inc(count);
+        }
+    }
+}
