@@ -13,6 +13,8 @@ import io.railgun.node.cluster.ClusterPublisher;
 import io.railgun.node.cluster.ClusterTopic;
 import io.railgun.node.cluster.ClusterView;
 import io.railgun.node.cluster.UnitCopies;
+import io.railgun.node.ddl.DdlReconciler;
+import io.railgun.node.ddl.DdlWriter;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.http.HttpApi;
 import io.railgun.node.http.KafkaIngestion;
@@ -54,7 +56,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
  *
  * <p>Start-up: make the data directory owner-only ({@link OwnerOnly}) and lock it, start the
  * embedded broker (when no {@code --kafka}; with SASL when tokens are set), create
- * the control, reply and cluster topics, load the catalog from the control topic, start the processor
+ * the control, reply and cluster topics, load the catalog from the control topic, finish the DDL
+ * changes a dead node left half done ({@link DdlReconciler}), start the processor
  * units (they join the task group and restore their tasks), then serve HTTP and publish the node's
  * status on the cluster topic ({@link ClusterPublisher}; {@code GET /v1/cluster} reads every node's).
  */
@@ -144,6 +147,16 @@ public final class Node implements AutoCloseable {
         }
         Path tasks = data.resolve("tasks");
         deleteTasksOfDeletedStreams(tasks);
+        DdlWriter ddlWriter = new DdlWriter(catalog, control, kafka, config.nodeId(), config.requestTimeoutMs(),
+                ddlGraceMs(config), System::currentTimeMillis);
+        resources.add(ddlWriter);
+        DdlReconciler reconciler = new DdlReconciler(catalog, ddlWriter);
+        resources.add(reconciler);
+        int finished = reconciler.finishAtStart();
+        if (finished > 0) {
+            LOG.log(System.Logger.Level.INFO, "{0} DDL change(s) left half done finished", finished);
+        }
+        reconciler.start();
 
         LocalReplies localReplies = new LocalReplies(replyTopic);
         for (int i = 0; i < config.processors(); i++) {
@@ -157,7 +170,8 @@ public final class Node implements AutoCloseable {
             units.forEach(ProcessorUnit::close);
         });
         LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
-        frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
+        frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs(),
+                ddlWriter);
         resources.add(frontEnd);
         localReplies.attach(frontEnd::deliver);
         resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
@@ -210,6 +224,15 @@ public final class Node implements AutoCloseable {
                         List.of("reservoir"), taskBytes(data.resolve("tasks"), "reservoir"),
                         List.of("state"), taskBytes(data.resolve("tasks"), "state"),
                         List.of("kafka"), directoryBytes(data.resolve("kafka"))));
+    }
+
+    /**
+     * How old a half-done DDL change of another node must be before this one finishes it: the writer
+     * waits up to the request timeout for its control record, then its producer may deliver a marker
+     * for up to its delivery timeout (30 s); 15 s more for clocks and slow brokers.
+     */
+    static long ddlGraceMs(NodeConfig config) {
+        return 2 * config.requestTimeoutMs() + 45_000;
     }
 
     private Map<List<String>, Long> perUnit(java.util.function.ToLongFunction<UnitStats> f) {
