@@ -158,6 +158,68 @@ class DdlReconciliationTest {
     }
 
     /**
+     * A change left half done by a live node's failed marker is finished by another node once it is
+     * past the grace period (here: a reconciler of "node-b" whose clock is an hour ahead): it claims the
+     * change, writes the markers, completes it; a second node then finds nothing to do; the writer's
+     * node accepts changes again and its tasks compute the metric exactly.
+     */
+    @Test
+    void anotherNodeFinishesAChangePastItsGracePeriod() throws Exception {
+        Path dir = Files.createTempDirectory("railgun-ddl");
+        NodeConfig config = NodeConfig.defaults().withDataDir(dir).withHttp("127.0.0.1", 0).withProcessors(1);
+        StreamDefinition d = payments();
+        try (Node node = Node.start(config)) {
+            FrontEnd fe = node.frontEnd();
+            fe.putStream(d);
+            DdlWriter.faults = (topic, partition) -> {
+                throw new IllegalStateException("injected: no marker is written");
+            };
+            assertThatThrownBy(() -> fe.addStatement("pay", "SELECT COUNT(*) AS n FROM pay GROUP BY card [RANGE 1 HOUR]",
+                    false)).hasMessageContaining("injected");
+            DdlWriter.faults = DdlWriter.Faults.NONE;
+            byte[] first = event(d, "a", T0, "c1", 1.0);
+            assertThat(fe.send(d, first, first.length).get().metrics()).isEmpty(); // listed, unknown to the task
+
+            io.railgun.node.messaging.KafkaSettings kafka = new io.railgun.node.messaging.KafkaSettings(
+                    node.bootstrapServers(), Map.of(), "node-b");
+            io.railgun.node.catalog.Catalog catalog = new io.railgun.node.catalog.Catalog();
+            long later = System.currentTimeMillis() + HOUR;
+            try (io.railgun.node.catalog.ControlLog control = new io.railgun.node.catalog.ControlLog(catalog, kafka);
+                    DdlWriter other = new DdlWriter(catalog, control, kafka, "node-b", 10_000, 65_000, () -> later);
+                    DdlWriter third = new DdlWriter(catalog, control, kafka, "node-c", 10_000, 65_000, () -> later)) {
+                control.start(30_000);
+                assertThat(catalog.ddl().pending("pay").owner()).isEqualTo(NodeConfig.defaults().nodeId());
+                // not yet past its grace period for a node with the right time
+                DdlWriter now = new DdlWriter(catalog, control, kafka, "node-b", 10_000, 65_000, System::currentTimeMillis);
+                try (now) {
+                    assertThat(new DdlReconciler(catalog, now).finishAtStart()).isZero();
+                }
+                assertThat(new DdlReconciler(catalog, other).finishAtStart()).isEqualTo(1);
+                assertThat(catalog.ddl().pending("pay")).isNull();
+                assertThat(new DdlReconciler(catalog, third).finishAtStart()).isZero();
+            }
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (true) { // the node's catalog follows the control topic: the change is settled there too
+                try {
+                    fe.addStatement("pay", "SELECT MAX(amount) AS m FROM pay GROUP BY card [RANGE 1 HOUR]", false);
+                    break;
+                } catch (ApiException e) {
+                    assertThat(e.code()).isEqualTo("change_pending");
+                    assertThat(System.nanoTime()).isLessThan(deadline);
+                    Thread.sleep(100);
+                }
+            }
+            byte[] second = event(d, "b", T0 + 1_000, "c1", 2.0);
+            assertThat(fe.send(d, second, second.length).get().metrics()).containsExactly(Map.entry("n", 1L),
+                    Map.entry("m", 2.0));
+        } finally {
+            try (Stream<Path> walk = Files.walk(dir)) {
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    /**
      * Brute force: the count and sum of amounts of {@code card}'s events in {@code (ts - 1 h, ts]};
      * {@code marked}: only those its task received after the new metrics' marker.
      */
