@@ -53,7 +53,7 @@ interface ApiBackend {
      */
     default ClusterReport cluster() {
         throw ApiException.unavailable("cluster_unavailable", "this node does not follow the cluster topic; ask another"
-                + " node", 5);
+                + " node", 1);
     }
 
     static ApiBackend of(FrontEnd f) {
