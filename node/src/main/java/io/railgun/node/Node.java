@@ -12,6 +12,7 @@ import io.railgun.node.cluster.ClusterEvents;
 import io.railgun.node.cluster.ClusterPublisher;
 import io.railgun.node.cluster.ClusterTopic;
 import io.railgun.node.cluster.ClusterView;
+import io.railgun.node.cluster.DiskCopies;
 import io.railgun.node.cluster.UnitCopies;
 import io.railgun.node.ddl.DdlReconciler;
 import io.railgun.node.ddl.DdlWriter;
@@ -179,7 +180,8 @@ public final class Node implements AutoCloseable {
         resources.add(clusterView);
         startHttp(clusterView);
         ClusterPublisher publisher = new ClusterPublisher(kafka, config.nodeId(), uri.toString(), units.size(),
-                new UnitCopies(units.stream().map(ProcessorUnit::stats).toList()), System::currentTimeMillis);
+                new DiskCopies(config.dataDir().toAbsolutePath().resolve("tasks"), catalog,
+                        new UnitCopies(units.stream().map(ProcessorUnit::stats).toList())), System::currentTimeMillis);
         resources.add(publisher);
         publisher.start();
         LOG.log(System.Logger.Level.INFO, "node {0} started in {1} ms", config.nodeId(),

@@ -88,14 +88,14 @@ public final class ClusterPublisher implements AutoCloseable {
         timer.shutdownNow();
         try {
             timer.awaitTermination(2, TimeUnit.SECONDS);
-            producer.send(new ProducerRecord<>(ClusterTopic.NAME, 0, key(), null)).get(5, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(ClusterTopic.NAME, 0, key(), null)).get(3, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             LOG.log(System.Logger.Level.WARNING, "tombstone not written to " + ClusterTopic.NAME + ": the other nodes show"
                     + " this node unreachable: " + e);
         } finally {
-            producer.close(Duration.ofSeconds(5));
+            producer.close(Duration.ofSeconds(2));
         }
     }
 }
