@@ -1,6 +1,8 @@
 package io.railgun.node;
 
+import io.railgun.engine.event.EventTime;
 import io.railgun.node.backend.ProcessorUnit;
+import io.railgun.node.backend.StaleCopies;
 import io.railgun.node.backend.TaskStats;
 import io.railgun.node.backend.UnitStats;
 import io.railgun.node.broker.BrokerCredentials;
@@ -21,6 +23,7 @@ import io.railgun.node.http.HttpApi;
 import io.railgun.node.http.KafkaIngestion;
 import io.railgun.node.ops.DistributionMetrics;
 import io.railgun.node.ops.NodeMetrics;
+import io.railgun.node.recovery.TaskRecovery;
 import io.railgun.node.ops.NodeReadiness;
 import io.railgun.node.ops.TaskMetrics;
 import io.railgun.node.messaging.KafkaSettings;
@@ -76,11 +79,13 @@ public final class Node implements AutoCloseable {
     private Catalog catalog;
     private ControlLog control;
     private FrontEnd frontEnd;
+    private KafkaIngestion ingestion;
     private final List<ProcessorUnit> units = new ArrayList<>();
-    private URI uri;
+    private volatile URI uri;
     private boolean closed;
+    private final TaskRecovery recovery = TaskRecovery.NONE;
     private final NodeMetrics metrics = new NodeMetrics();
-    /** Where promotions, recoveries and bytes copied are counted ({@code /metrics}). */
+    /** Where recoveries and bytes copied from peers are counted ({@code /metrics}). */
     private final DistributionMetrics distribution = new DistributionMetrics(metrics);
 
     private Node(NodeConfig config) {
@@ -101,10 +106,6 @@ public final class Node implements AutoCloseable {
 
     private void startLayers() {
         long started = System.nanoTime();
-        if (config.replication() > 1) {
-            LOG.log(System.Logger.Level.WARNING, "--replication {0}: replica tasks are not built yet; each task runs once"
-                    + " (a task without local state on a node rebuilds it by replaying its input)", config.replication());
-        }
         Path data = config.dataDir().toAbsolutePath();
         resources.add(lockDataDir(data));
         Map<String, String> kafkaProperties = config.kafkaProperties();
@@ -160,8 +161,10 @@ public final class Node implements AutoCloseable {
         reconciler.start();
 
         LocalReplies localReplies = new LocalReplies(replyTopic);
+        StaleCopies staleCopies = new StaleCopies(tasks);
         for (int i = 0; i < config.processors(); i++) {
-            ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks, localReplies);
+            ProcessorUnit unit = new ProcessorUnit(i, config.processors(), config, catalog, kafka, tasks, localReplies,
+                    staleCopies, recovery, this::internalUrl);
             units.add(unit);
             unit.start();
         }
@@ -175,12 +178,13 @@ public final class Node implements AutoCloseable {
                 ddlWriter);
         resources.add(frontEnd);
         localReplies.attach(frontEnd::deliver);
-        resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
+        ingestion = new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs());
+        resources.add(ingestion);
         ClusterView clusterView = new ClusterView(kafka, System::currentTimeMillis, UNREACHABLE_AFTER_MS).start();
         resources.add(clusterView);
         startHttp(clusterView);
-        ClusterPublisher publisher = new ClusterPublisher(kafka, config.nodeId(), uri.toString(), units.size(),
-                new DiskCopies(config.dataDir().toAbsolutePath().resolve("tasks"), catalog,
+        ClusterPublisher publisher = new ClusterPublisher(kafka, config.nodeId(), internalUrl(), units.size(),
+                new DiskCopies(catalog, staleCopies::snapshot,
                         new UnitCopies(units.stream().map(ProcessorUnit::stats).toList())), System::currentTimeMillis);
         resources.add(publisher);
         publisher.start();
@@ -207,10 +211,17 @@ public final class Node implements AutoCloseable {
     private void registerGauges(NodeMetrics metrics) {
         List<String> unit = List.of("unit");
         metrics.gauge("railgun_frontend_in_flight", "Requests waiting for task replies", frontEnd::inFlight);
+        KafkaIngestion kafkaIngestion = ingestion;
+        metrics.counter("railgun_ingest_skipped", "Kafka-native ingestion records skipped (never counted), by reason",
+                List.of("reason"), () -> Map.of(List.of(EventTime.ERROR_CODE), kafkaIngestion.refusedTimestamps()));
         metrics.gauge("railgun_tasks", "Tasks run by each processor unit", unit, () -> perUnit(s -> s.tasks()));
         metrics.gauge("railgun_consumer_lag", "Input records not yet read by each unit's tasks", unit,
                 () -> perUnit(s -> s.lag()));
         metrics.counter("railgun_rebalances", "Assignments received by each unit", unit, () -> perUnit(s -> s.rebalances()));
+        metrics.counter("railgun_promotions", "Replica tasks each unit promoted to active in place", unit,
+                () -> perUnit(s -> s.promotions()));
+        metrics.counter("railgun_demotions", "Active tasks each unit kept as replicas when they moved away", unit,
+                () -> perUnit(s -> s.demotions()));
         metrics.counter("railgun_task_records", "Input records handled by each unit (events, DDL markers, reads)", unit,
                 () -> perUnit(s -> s.records()));
         metrics.gauge("railgun_reservoir_events", "Events held in the units' reservoirs", unit,
@@ -294,6 +305,43 @@ public final class Node implements AutoCloseable {
     /** The HTTP API's base URI, e.g. {@code http://127.0.0.1:7070} (the actual port when 0 was asked). */
     public URI uri() {
         return uri;
+    }
+
+    /**
+     * The node's base URL for its peers (task copies), as its processor units advertise it to the
+     * task group: its API's URI, "" until the API listens. A wildcard bind address is replaced by
+     * the host's name.
+     */
+    private String internalUrl() {
+        URI u = uri;
+        if (u == null) {
+            return "";
+        }
+        String host = u.getHost();
+        if ("0.0.0.0".equals(host) || "::".equals(host) || "[::]".equals(host)) {
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                return u.toString();
+            }
+            return u.getScheme() + "://" + host + ":" + u.getPort();
+        }
+        return u.toString();
+    }
+
+    /**
+     * Stops the node as a crash looks to the task group (fault tests): its processor units stop
+     * without leaving the group, so the group moves their tasks only once their sessions time out;
+     * meanwhile the tasks' replicas on other nodes keep answering. Then closes the rest.
+     */
+    void stopWithoutLeaving() {
+        units.forEach(ProcessorUnit::halt);
+        close();
+    }
+
+    /** The processor units' figures (tests and metrics), by unit index. */
+    public List<UnitStats> unitStats() {
+        return units.stream().map(ProcessorUnit::stats).toList();
     }
 
     /** The Kafka bootstrap servers the node uses (the embedded broker's when it runs one). */

@@ -1,31 +1,32 @@
 package io.railgun.node.cluster;
 
 import io.railgun.node.assignment.CopyRole;
+import io.railgun.node.assignment.TaskId;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.messaging.Topics;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * The copies a node runs ({@code running}), and as stale copies the task directories on its disk
- * ({@code <tasks>/<stream>.<generation>/<partitioner>-<partition>}, of streams in the catalog) that
- * none of them is: what it could resume from without copying. Their checkpoint offset is not read
- * (that would open the task's state): -1. Thread-safe as {@code running} is; lists one directory per
- * stream at each call.
+ * The copies a node runs ({@code running}), then its stale copies: task directories on its disk that
+ * no unit runs ({@code stale}, the node's {@code StaleCopies}: task → the offset its checkpoint
+ * resumes at, -1 when unknown), of streams in the catalog, with their stream and partitioner names.
+ * Thread-safe as {@code running} and {@code stale} are.
  */
 public final class DiskCopies implements LocalCopies {
-    private final Path tasksDir;
     private final Catalog catalog;
+    private final Supplier<Map<TaskId, Long>> stale;
     private final LocalCopies running;
 
-    public DiskCopies(Path tasksDir, Catalog catalog, LocalCopies running) {
-        this.tasksDir = tasksDir;
+    public DiskCopies(Catalog catalog, Supplier<Map<TaskId, Long>> stale, LocalCopies running) {
         this.catalog = catalog;
+        this.stale = stale;
         this.running = running;
     }
 
@@ -34,22 +35,22 @@ public final class DiskCopies implements LocalCopies {
         List<CopyStatus> copies = new ArrayList<>(running.copies());
         Set<String> held = new HashSet<>();
         copies.forEach(c -> held.add(c.task()));
+        Map<String, String[]> byTopic = new HashMap<>(); // input topic -> stream, partitioner
         for (StreamEntry s : catalog.streams()) {
-            Path streamDir = tasksDir.resolve(s.name() + "." + s.generation());
-            if (!Files.isDirectory(streamDir)) {
-                continue;
-            }
             for (String p : s.definition().partitioners()) {
-                String topic = Topics.input(s, p);
-                String legal = topic.substring(topic.lastIndexOf('.') + 1); // as the units name task directories
-                for (int i = 0; i < s.definition().partitions(); i++) {
-                    CopyStatus stale = CopyStatus.running(s.name(), p, i, CopyRole.STALE, -1, -1, -1);
-                    if (!held.contains(stale.task()) && Files.isDirectory(streamDir.resolve(legal + "-" + i))) {
-                        copies.add(stale);
-                    }
-                }
+                byTopic.put(Topics.input(s, p), new String[] {s.name(), p});
             }
         }
+        stale.get().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            String[] names = byTopic.get(e.getKey().topic());
+            if (names != null) {
+                CopyStatus c = CopyStatus.running(names[0], names[1], e.getKey().partition(), CopyRole.STALE, -1,
+                        e.getValue(), -1);
+                if (!held.contains(c.task())) {
+                    copies.add(c);
+                }
+            }
+        });
         return copies;
     }
 }

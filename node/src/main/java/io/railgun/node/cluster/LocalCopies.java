@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * The task copies this node holds, as the cluster view shows them: what the node's
- * {@link ClusterPublisher} reports about once a second. Today the processor units' actives
- * ({@link UnitCopies}) and the task directories no unit runs (stale, {@link DiskCopies}); replica
- * tasks and recoveries in progress add their own source and the node combines them with {@link #of}.
+ * {@link ClusterPublisher} reports about once a second. Today the processor units' actives and
+ * replicas ({@link UnitCopies}) and the task directories no unit runs (stale, {@link DiskCopies});
+ * recoveries in progress add their own source, and the node combines sources with {@link #of}.
  *
  * <p>Called on the publisher's thread: implementations must be thread-safe and cheap (read
  * snapshots the owning threads publish; never block on them).

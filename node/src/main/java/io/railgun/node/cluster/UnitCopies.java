@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * The tasks the processor units run, from the statistics each unit publishes about once a second
- * ({@link UnitStats#taskStats()}): every one is an active copy (units run only actives today).
+ * ({@link UnitStats#taskStats()}: active copies; {@link UnitStats#replicaStats()}: replicas).
  * Thread-safe: reads the units' immutable snapshots.
  */
 public final class UnitCopies implements LocalCopies {
@@ -22,11 +22,16 @@ public final class UnitCopies implements LocalCopies {
     public List<CopyStatus> copies() {
         List<CopyStatus> copies = new ArrayList<>();
         for (UnitStats unit : units) {
-            for (TaskStats t : unit.taskStats()) {
-                copies.add(CopyStatus.running(t.stream(), t.partitioner(), t.partition(), CopyRole.ACTIVE, t.lag(),
-                        t.checkpointOffset(), t.checkpointAgeMs()));
-            }
+            add(copies, unit.taskStats(), CopyRole.ACTIVE);
+            add(copies, unit.replicaStats(), CopyRole.REPLICA);
         }
         return copies;
+    }
+
+    private static void add(List<CopyStatus> copies, List<TaskStats> tasks, CopyRole role) {
+        for (TaskStats t : tasks) {
+            copies.add(CopyStatus.running(t.stream(), t.partitioner(), t.partition(), role, t.lag(), t.checkpointOffset(),
+                    t.checkpointAgeMs()));
+        }
     }
 }

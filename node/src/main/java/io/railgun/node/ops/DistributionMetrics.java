@@ -4,25 +4,20 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.railgun.node.cluster.ClusterEvents;
 
 /**
- * The counters of task movement in {@code /metrics}: {@code railgun_promotions_total} (replicas
- * promoted to active on this node), {@code railgun_recoveries_total{source}} (tasks assigned here
+ * The counters of task recovery in {@code /metrics}: {@code railgun_recoveries_total{source}} (tasks assigned here
  * without their data that became ready: {@code source="peer"} when a peer's checkpoint was copied,
  * {@code "replay"} when rebuilt from the input), {@code railgun_recovery_bytes_total} (bytes of
- * task files received from peers). Rebalances are {@code railgun_rebalances_total{unit}}, read from
- * the units' statistics (registered by the node).
+ * task files received from peers). Rebalances, promotions and demotions are
+ * {@code railgun_rebalances_total{unit}}, {@code railgun_promotions_total{unit}} and
+ * {@code railgun_demotions_total{unit}}, read from the units' statistics (registered by the node).
  *
  * <p>Thread-safe: the {@link ClusterEvents} methods may be called from any thread.
  */
 public final class DistributionMetrics implements ClusterEvents {
-    private final Counter promotions;
     private final Counter recoveries;
     private final Counter bytes;
 
     public DistributionMetrics(NodeMetrics metrics) {
-        promotions = Counter.builder()
-                .name("railgun_promotions_total")
-                .help("Replica tasks promoted to active on this node")
-                .register(metrics.registry());
         recoveries = Counter.builder()
                 .name("railgun_recoveries_total")
                 .help("Tasks assigned to this node without their data that became ready, by source (peer: a peer's"
@@ -36,11 +31,6 @@ public final class DistributionMetrics implements ClusterEvents {
         // present from the start (at 0), so rates and alerts need no special case
         recoveries.labelValues("peer");
         recoveries.labelValues("replay");
-    }
-
-    @Override
-    public void promoted() {
-        promotions.inc();
     }
 
     @Override
