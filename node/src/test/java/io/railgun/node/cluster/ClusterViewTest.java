@@ -25,9 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The cluster view across two real nodes on one broker: both nodes answer {@code GET /v1/cluster}
- * with both nodes and the tasks split between them, each task active on exactly one node; a node
- * that stops cleanly leaves the view (its tombstone) and its tasks show active on the other.
+ * The cluster view across two real nodes on one broker with replication 2: both nodes answer
+ * {@code GET /v1/cluster} with both nodes and every task active on one node and replica on the
+ * other, with lag and checkpoint figures; a node that stops cleanly leaves the view (its tombstone)
+ * and its tasks show active on the other, without replicas.
  */
 @Tag("kafka")
 @Timeout(240)
@@ -41,14 +42,15 @@ class ClusterViewTest {
         try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("broker"), 0, Map.of())) {
             NodeConfig base = NodeConfig.defaults().withKafka(broker.bootstrapServers()).withHttp("127.0.0.1", 0)
                     .withProcessors(1);
-            try (Node a = Node.start(withNodeId(base.withDataDir(dir.resolve("a")), "node-a"))) {
-                Node b = Node.start(withNodeId(base.withDataDir(dir.resolve("b")), "node-b"));
+            try (Node a = Node.start(base.withDataDir(dir.resolve("a")).withNode("node-a", 2))) {
+                Node b = Node.start(base.withDataDir(dir.resolve("b")).withNode("node-b", 2));
                 try {
                     put(a.uri(), "/v1/streams/pay", """
                             {"fields": {"id": "string", "card": "string"}, "eventId": "id", "partitioners": ["card"],
                              "partitions": 4}""");
                     JsonNode viewA = await(a.uri(), v -> v.path("nodes").size() == 2 && activesOn(v).size() == 4
-                            && activesOn(v).containsValue("node-a") && activesOn(v).containsValue("node-b"));
+                            && activesOn(v).containsValue("node-a") && activesOn(v).containsValue("node-b")
+                            && replicasOn(v).size() == 4);
                     assertThat(viewA.path("nodes").findValuesAsText("id")).containsExactly("node-a", "node-b");
                     assertThat(viewA.at("/nodes/1/url").asText()).isEqualTo(b.uri().toString());
                     for (JsonNode n : viewA.path("nodes")) {
@@ -56,6 +58,14 @@ class ClusterViewTest {
                     }
                     Map<String, String> actives = activesOn(viewA);
                     assertThat(actives.keySet()).containsExactly("pay/card-0", "pay/card-1", "pay/card-2", "pay/card-3");
+                    Map<String, String> replicas = replicasOn(viewA);
+                    actives.forEach((task, node) -> assertThat(replicas.get(task)).as(task).isNotEqualTo(node)
+                            .isIn("node-a", "node-b"));
+                    for (JsonNode t : viewA.path("tasks")) {
+                        assertThat(t.at("/active/lag").isIntegralNumber()).as(t.toString()).isTrue();
+                        assertThat(t.at("/replicas/0/checkpointOffset").isIntegralNumber()).as(t.toString()).isTrue();
+                        assertThat(t.at("/replicas/0/recovery").isNull()).isTrue();
+                    }
                     // the other node answers the same from the same topic
                     JsonNode viewB = await(b.uri(), v -> activesOn(v).equals(actives));
                     assertThat(viewB.path("nodes").size()).isEqualTo(2);
@@ -63,7 +73,7 @@ class ClusterViewTest {
                     b.close();
                 }
                 JsonNode after = await(a.uri(), v -> v.path("nodes").size() == 1 && activesOn(v).size() == 4
-                        && !activesOn(v).containsValue("node-b"));
+                        && !activesOn(v).containsValue("node-b") && replicasOn(v).isEmpty());
                 assertThat(after.at("/nodes/0/id").asText()).isEqualTo("node-a");
             }
         } finally {
@@ -79,6 +89,17 @@ class ClusterViewTest {
         for (JsonNode t : view.path("tasks")) {
             if (!t.path("active").isNull()) {
                 m.put(t.path("task").asText(), t.at("/active/node").asText());
+            }
+        }
+        return m;
+    }
+
+    /** task -> node of its (first) replica. */
+    static Map<String, String> replicasOn(JsonNode view) {
+        Map<String, String> m = new TreeMap<>();
+        for (JsonNode t : view.path("tasks")) {
+            if (!t.path("replicas").isEmpty()) {
+                m.put(t.path("task").asText(), t.at("/replicas/0/node").asText());
             }
         }
         return m;
@@ -106,14 +127,5 @@ class ClusterViewTest {
                 "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-    }
-
-    /** {@code c} with another node id (NodeConfig has no wither for it). */
-    static NodeConfig withNodeId(NodeConfig c, String id) {
-        return new NodeConfig(c.host(), c.port(), c.dataDir(), c.kafka(), c.brokerPort(), id, c.processors(),
-                c.replication(), c.ingestToken(), c.adminToken(), c.tlsKeystore(), c.tlsKeystorePassword(),
-                c.kafkaProperties(), c.maxBodyBytes(), c.maxBatchEvents(), c.requestTimeoutMs(), c.checkpointIntervalMs(),
-                c.hotKeys(), c.minDedupHorizonMs(), c.maxConnections(), c.maxConnectionsPerAddress(), c.idleTimeoutMs(),
-                c.headerTimeoutMs(), c.bodyTimeoutMs());
     }
 }
