@@ -23,6 +23,7 @@ import io.railgun.node.http.HttpApi;
 import io.railgun.node.http.KafkaIngestion;
 import io.railgun.node.ops.DistributionMetrics;
 import io.railgun.node.ops.NodeMetrics;
+import io.railgun.node.recovery.CountedRecovery;
 import io.railgun.node.recovery.TaskRecovery;
 import io.railgun.node.ops.NodeReadiness;
 import io.railgun.node.ops.TaskMetrics;
@@ -164,7 +165,7 @@ public final class Node implements AutoCloseable {
         StaleCopies staleCopies = new StaleCopies(tasks);
         for (int i = 0; i < config.processors(); i++) {
             ProcessorUnit unit = new ProcessorUnit(i, config.processors(), config, catalog, kafka, tasks, localReplies,
-                    staleCopies, recovery, this::internalUrl);
+                    staleCopies, new CountedRecovery(recovery, distribution), this::internalUrl);
             units.add(unit);
             unit.start();
         }

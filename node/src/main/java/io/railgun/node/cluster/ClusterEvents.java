@@ -3,9 +3,9 @@ package io.railgun.node.cluster;
 /**
  * What happens to this node's task copies that {@code /metrics} counts
  * ({@link io.railgun.node.ops.DistributionMetrics}): recoveries of tasks that arrive without their
- * data, and the bytes copied from peers. The code that does it calls these (a recovery finishing,
- * a transfer receiving bytes); rebalances, promotions and demotions are counted in the units'
- * statistics ({@code UnitStats}) and read from there.
+ * data, and the bytes copied from peers. The node feeds them from every recovery's outcome
+ * ({@link io.railgun.node.recovery.CountedRecovery}); rebalances, promotions and demotions are
+ * counted in the units' statistics ({@code UnitStats}) and read from there.
  *
  * <p>Thread-safe and cheap: any thread may call any method at any rate.
  */
@@ -25,6 +25,6 @@ public interface ClusterEvents {
      */
     void recovered(boolean fromPeer);
 
-    /** {@code bytes} more of task files received from peers (counted as they arrive, so progress shows). */
+    /** {@code bytes} more of task files received from peers. */
     void bytesCopied(long bytes);
 }

@@ -4,10 +4,11 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.railgun.node.cluster.ClusterEvents;
 
 /**
- * The counters of task recovery in {@code /metrics}: {@code railgun_recoveries_total{source}} (tasks assigned here
- * without their data that became ready: {@code source="peer"} when a peer's checkpoint was copied,
- * {@code "replay"} when rebuilt from the input), {@code railgun_recovery_bytes_total} (bytes of
- * task files received from peers). Rebalances, promotions and demotions are
+ * The counters of task recovery in {@code /metrics}: {@code railgun_recoveries_total{source}}
+ * (recoveries of tasks assigned here without their data, while a peer holds a copy, that ended:
+ * {@code source="peer"} when the peer's checkpoint was copied, {@code "replay"} when none was, so the
+ * task rebuilds from its input), {@code railgun_recovery_bytes_total} (bytes of task files received
+ * from peers). Rebalances, promotions and demotions are
  * {@code railgun_rebalances_total{unit}}, {@code railgun_promotions_total{unit}} and
  * {@code railgun_demotions_total{unit}}, read from the units' statistics (registered by the node).
  *
@@ -20,8 +21,8 @@ public final class DistributionMetrics implements ClusterEvents {
     public DistributionMetrics(NodeMetrics metrics) {
         recoveries = Counter.builder()
                 .name("railgun_recoveries_total")
-                .help("Tasks assigned to this node without their data that became ready, by source (peer: a peer's"
-                        + " checkpoint was copied; replay: rebuilt from the input)")
+                .help("Recoveries from a peer that ended, by source (peer: the peer's checkpoint was copied; replay:"
+                        + " none was, the task rebuilds from its input)")
                 .labelNames("source")
                 .register(metrics.registry());
         bytes = Counter.builder()
