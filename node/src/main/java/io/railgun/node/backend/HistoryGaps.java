@@ -20,11 +20,18 @@ public final class HistoryGaps {
     /**
      * One task opened with missing history.
      *
-     * @param task           the task's figures when it was opened (its stream, partitioner and partition)
+     * @param stream         the task's stream
+     * @param partitioner    the partitioner field whose topic the task reads
+     * @param partition      the topic's partition
      * @param resumeOffset   where the task had to start: its checkpoint's offset, 0 without one
      * @param earliestOffset the first offset the input topic still holds
      */
-    public record Gap(TaskStats task, long resumeOffset, long earliestOffset) {
+    public record Gap(String stream, String partitioner, int partition, long resumeOffset, long earliestOffset) {
+        /** {@code stream/partitioner-partition}, as {@link TaskStats#name()}. */
+        public String name() {
+            return stream + "/" + partitioner + "-" + partition;
+        }
+
         /** Input records the task never saw. */
         public long missingRecords() {
             return earliestOffset - resumeOffset;
@@ -38,12 +45,12 @@ public final class HistoryGaps {
      *
      * @return whether the task's history is incomplete
      */
-    public boolean check(TaskStats task, long resumeOffset, long earliestOffset) {
+    public boolean check(String stream, String partitioner, int partition, long resumeOffset, long earliestOffset) {
         if (earliestOffset <= resumeOffset) {
             return false;
         }
-        Gap gap = new Gap(task, resumeOffset, earliestOffset);
-        gaps.put(task.name(), gap);
+        Gap gap = new Gap(stream, partitioner, partition, resumeOffset, earliestOffset);
+        gaps.put(gap.name(), gap);
         String why = resumeOffset == 0
                 ? "no copy of this task survived (no checkpoint here or on a peer), so it is rebuilt from what Kafka still"
                         + " holds"
@@ -52,7 +59,7 @@ public final class HistoryGaps {
                 + " offsets {2} to {3} ({4} record(s)), so its windows lack the events before offset {5} and its results"
                 + " are not exact until its longest window has passed them. Keep input retention longer than a task"
                 + " may stay without a copy (--input-retention, the stream''s inputRetention), and run replicas.",
-                task.name(), why, Long.toString(resumeOffset), Long.toString(earliestOffset - 1),
+                gap.name(), why, Long.toString(resumeOffset), Long.toString(earliestOffset - 1),
                 Long.toString(gap.missingRecords()), Long.toString(earliestOffset));
         return true;
     }

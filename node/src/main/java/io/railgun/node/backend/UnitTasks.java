@@ -229,7 +229,7 @@ final class UnitTasks {
      */
     private void checkHistory(TopicPartition tp, TaskRunner t) {
         long earliest = consumer.beginningOffsets(List.of(tp)).getOrDefault(tp, 0L);
-        if (stats.historyGaps().check(t.stats(-1), t.resumeOffset(), earliest)) {
+        if (t.checkHistory(stats.historyGaps(), earliest)) {
             io.railgun.node.catalog.StreamEntry entry = catalog.byGeneration().get(t.generation);
             if (entry != null) {
                 t.adoptCatalogMetrics(entry);

@@ -59,7 +59,7 @@ public final class TaskMetrics {
                 LABELS, () -> {
                     Map<List<String>, Long> m = new LinkedHashMap<>();
                     for (HistoryGaps.Gap g : gaps.get()) {
-                        m.put(labels(g.task()), g.missingRecords());
+                        m.put(List.of(g.stream(), g.partitioner(), Integer.toString(g.partition())), g.missingRecords());
                     }
                     return m;
                 });

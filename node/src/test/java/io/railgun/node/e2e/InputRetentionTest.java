@@ -163,9 +163,14 @@ class InputRetentionTest {
         return n.asLong();
     }
 
+    /** The stream's input topic; the broker answering may learn of a topic just created a moment later. */
     private String inputTopic(String stream) throws Exception {
-        List<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
-                .filter(t -> t.startsWith(Topics.STREAM_PREFIX + stream + ".")).toList();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        List<String> topics;
+        do {
+            topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
+                    .filter(t -> t.startsWith(Topics.STREAM_PREFIX + stream + ".")).toList();
+        } while (topics.isEmpty() && System.nanoTime() < deadline && sleep());
         assertThat(topics).hasSize(1);
         return topics.getFirst();
     }
@@ -182,6 +187,11 @@ class InputRetentionTest {
             Thread.sleep(100);
         }
         assertThat(inputTopicConfig(stream, key)).as(key).isEqualTo(expected);
+    }
+
+    private static boolean sleep() throws InterruptedException {
+        Thread.sleep(100);
+        return true;
     }
 
     private static void deleteTree(Path dir) throws Exception {
