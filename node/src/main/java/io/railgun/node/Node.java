@@ -10,6 +10,12 @@ import io.railgun.node.catalog.ControlLog;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.http.HttpApi;
+import io.railgun.node.recovery.PeerRecovery;
+import io.railgun.node.recovery.RecoveryGauges;
+import io.railgun.node.recovery.RecoverySettings;
+import io.railgun.node.recovery.SnapshotRequests;
+import io.railgun.node.recovery.SnapshotServer;
+import io.railgun.node.recovery.TaskRecovery;
 import io.railgun.node.http.KafkaIngestion;
 import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.ops.NodeReadiness;
@@ -65,6 +71,9 @@ public final class Node implements AutoCloseable {
     private FrontEnd frontEnd;
     private final List<ProcessorUnit> units = new ArrayList<>();
     private URI uri;
+    private SnapshotServer snapshotServer;
+    private TaskRecovery taskRecovery = TaskRecovery.NONE;
+    private RecoveryGauges recoveryMetrics;
     private boolean closed;
 
     private Node(NodeConfig config) {
@@ -143,6 +152,7 @@ public final class Node implements AutoCloseable {
             units.forEach(ProcessorUnit::stop);
             units.forEach(ProcessorUnit::close);
         });
+        startRecovery(data);
         LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
         frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
         resources.add(frontEnd);
@@ -153,6 +163,25 @@ public final class Node implements AutoCloseable {
                 (System.nanoTime() - started) / 1_000_000);
     }
 
+    /**
+     * Peer recovery (docs/distribution.md): the snapshot server peers copy this node's tasks from
+     * (through the units' snapshot inboxes), and the recovery that copies tasks from peers.
+     */
+    private void startRecovery(Path data) {
+        snapshotServer = new SnapshotServer(data.resolve("snapshots"),
+                new SnapshotRequests(units.stream().map(ProcessorUnit::snapshotInbox).toList()));
+        resources.add(snapshotServer);
+        PeerRecovery peers = new PeerRecovery(RecoverySettings.defaults(), config.adminToken());
+        resources.add(peers);
+        taskRecovery = peers;
+        recoveryMetrics = new RecoveryGauges(peers.metrics());
+    }
+
+    /** How this node's processor units copy a task from a peer before opening it (peer recovery). */
+    public TaskRecovery taskRecovery() {
+        return taskRecovery;
+    }
+
     private void startHttp() {
         NodeMetrics metrics = new NodeMetrics();
         registerGauges(metrics);
@@ -160,7 +189,8 @@ public final class Node implements AutoCloseable {
         NodeReadiness readiness = new NodeReadiness(units.stream().map(ProcessorUnit::stats).toList(), control::lag,
                 NodeReadiness.DEFAULT_MAX_LAG_PER_TASK);
         try {
-            HttpApi api = HttpApi.start(config, frontEnd, metrics, readiness);
+            recoveryMetrics.register(metrics);
+            HttpApi api = HttpApi.start(config, frontEnd, metrics, readiness, snapshotServer);
             resources.add(api);
             uri = api.uri();
         } catch (IOException e) {

@@ -11,6 +11,7 @@ import io.railgun.node.messaging.LocalReplies;
 import io.railgun.node.messaging.TaskInput;
 import io.railgun.node.messaging.TaskReply;
 import io.railgun.node.messaging.Topics;
+import io.railgun.node.recovery.SnapshotInbox;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,6 +69,7 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
     private byte[] lastReplyTopicBytes = new byte[0];
     private String lastReplyTopic = "";
     private final UnitStats stats = new UnitStats();
+    private final SnapshotInbox snapshots = new SnapshotInbox();
 
     public ProcessorUnit(int index, NodeConfig config, Catalog catalog, KafkaSettings kafka, Path tasksDir,
             LocalReplies localReplies) {
@@ -94,6 +96,11 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
         return stats;
     }
 
+    /** Where the node's snapshot server asks this unit for snapshots of its tasks (peer recovery). */
+    public SnapshotInbox snapshotInbox() {
+        return snapshots;
+    }
+
     /**
      * One round: follow catalog changes, poll the unit's partitions, run each record through its
      * task, then, between polls, the tasks' idle work (backfill steps, due checkpoints) and, every
@@ -101,6 +108,10 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
      */
     @Override
     public int doWork() {
+        snapshots.drain(id -> { // peer recovery: snapshots start on the task's own thread
+            TaskRunner t = tasks.get(new TopicPartition(id.topic(), id.partition()));
+            return t == null ? null : t.processor();
+        });
         if (catalog.changes() != seenChanges) {
             resubscribe();
         }
