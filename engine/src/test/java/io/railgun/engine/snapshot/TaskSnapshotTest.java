@@ -2,34 +2,14 @@ package io.railgun.engine.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.railgun.engine.event.EventRow;
-import io.railgun.engine.event.EventRowWriter;
-import io.railgun.engine.plan.MetricDefinition;
-import io.railgun.engine.plan.StatementBinder;
-import io.railgun.engine.query.QueryParser;
-import io.railgun.engine.reservoir.disk.DiskReservoirOptions;
-import io.railgun.engine.schema.FieldType;
-import io.railgun.engine.schema.LateEventPolicy;
-import io.railgun.engine.schema.Schema;
-import io.railgun.engine.schema.StreamDefinition;
-import io.railgun.engine.state.durable.DurableStateOptions;
-import io.railgun.engine.task.Reply;
 import io.railgun.engine.task.TaskOptions;
 import io.railgun.engine.task.TaskProcessor;
-import io.railgun.engine.task.TaskStorage;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,26 +24,9 @@ import org.junit.jupiter.api.Test;
  * and checkpoints.
  */
 class TaskSnapshotTest {
-    static final Schema SCHEMA;
-
-    static {
-        Map<String, FieldType> f = new LinkedHashMap<>();
-        f.put("id", FieldType.LONG);
-        f.put("ts", FieldType.TIMESTAMP);
-        f.put("card", FieldType.STRING);
-        f.put("amount", FieldType.DOUBLE);
-        SCHEMA = Schema.of(f);
-    }
-
-    static final StreamDefinition STREAM = new StreamDefinition("payments", SCHEMA, "id", "ts", List.of("card"), 1,
-            1_000, LateEventPolicy.REWRITE);
-    static final List<String> STATEMENTS = List.of(
-            "SELECT COUNT(*) AS n, SUM(amount) AS s FROM payments GROUP BY card [RANGE UNBOUNDED]",
-            "SELECT SUM(amount) AS s10, MAX(amount) AS mx FROM payments GROUP BY card [RANGE 10 MINUTES]");
-
     private final Path root = tempDir();
     private final ExecutorService io = Executors.newSingleThreadExecutor();
-    private final EventRowWriter w = new EventRowWriter();
+    private final SnapshotFixture fx = new SnapshotFixture();
 
     @AfterEach
     void cleanUp() throws IOException {
@@ -75,16 +38,16 @@ class TaskSnapshotTest {
     void aCopiedSnapshotRestoresExactlyTheTaskItSaw() throws Exception {
         int events = 30_000;
         int snapshotAt = 17_000;
-        List<long[]> input = input(events);
+        List<long[]> input = SnapshotFixture.input(events, 42);
         List<List<Object>> replies = new ArrayList<>();
         TaskSnapshot snapshot;
         int startedAt = -1;
-        try (TaskProcessor original = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage(root.resolve("a")))) {
-            addAll(original);
+        try (TaskProcessor original = TaskProcessor.open(SnapshotFixture.STREAM, TaskOptions.defaults(), SnapshotFixture.storage(root.resolve("a")))) {
+            SnapshotFixture.addAll(original);
             CompletableFuture<TaskSnapshot> pending = null;
             int writtenWhileRunning = 0;
             for (int i = 0; i < events; i++) {
-                replies.add(values(original.process(row(input.get(i)), i)));
+                replies.add(SnapshotFixture.values(original.process(fx.row(input.get(i)), i)));
                 if (i >= snapshotAt && pending == null) {
                     pending = original.trySnapshot(root.resolve("snap"), 1, io); // null until no checkpoint runs
                     startedAt = i;
@@ -117,30 +80,28 @@ class TaskSnapshotTest {
             assertThat(FileChecksum.of(to, f.size())).as(f.name()).isEqualTo(f.crc32c());
         }
         snapshot.delete();
-        try (TaskProcessor restored = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage(copy))) {
+        try (TaskProcessor restored = TaskProcessor.open(SnapshotFixture.STREAM, TaskOptions.defaults(), SnapshotFixture.storage(copy))) {
             assertThat(restored.resumeOffset()).isEqualTo(m.checkpointOffset());
-            Map<String, long[]> brute = bruteForceBefore(input, (int) m.checkpointOffset());
+            Map<String, long[]> brute = SnapshotFixture.countAndSum(input, (int) m.checkpointOffset());
             for (int i = (int) m.checkpointOffset(); i < events; i++) {
                 long[] e = input.get(i);
-                List<Object> got = values(restored.process(row(e), i));
+                List<Object> got = SnapshotFixture.values(restored.process(fx.row(e), i));
                 assertThat(got).as("event %d", i).isEqualTo(replies.get(i));
-                long[] cs = brute.computeIfAbsent("c" + e[2], k -> new long[2]);
-                cs[0]++;
-                cs[1] += e[3];
-                assertThat(((Number) value(got, "n")).longValue()).as("count, event %d", i).isEqualTo(cs[0]);
-                assertThat(((Number) value(got, "s")).doubleValue()).as("sum, event %d", i).isEqualTo((double) cs[1]);
+                long[] cs = SnapshotFixture.add(brute, e);
+                assertThat(((Number) SnapshotFixture.value(got, "n")).longValue()).as("count, event %d", i).isEqualTo(cs[0]);
+                assertThat(((Number) SnapshotFixture.value(got, "s")).doubleValue()).as("sum, event %d", i).isEqualTo((double) cs[1]);
             }
         }
     }
 
     @Test
     void aSnapshotWaitsForACheckpointAndAFreshTaskGetsOneFirst() throws Exception {
-        try (TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage(root.resolve("a")))) {
-            addAll(task); // takes a checkpoint: the task has one
+        try (TaskProcessor task = TaskProcessor.open(SnapshotFixture.STREAM, TaskOptions.defaults(), SnapshotFixture.storage(root.resolve("a")))) {
+            SnapshotFixture.addAll(task); // takes a checkpoint: the task has one
             CompletableFuture<TaskSnapshot> f = null;
             for (int i = 0; i < 1_000 && f == null; i++) {
                 f = task.trySnapshot(root.resolve("s"), 2, io);
-                task.process(row(new long[] {i, 1_700_000_000_000L + i, i % 7, 1}), i);
+                task.process(fx.row(new long[] {i, 1_700_000_000_000L + i, i % 7, 1}), i);
             }
             assertThat(f).isNotNull();
             TaskSnapshot s = f.join();
@@ -150,63 +111,6 @@ class TaskSnapshotTest {
                 assertThat(Files.size(s.path(file))).as(file.name()).isEqualTo(file.size());
             }
         }
-    }
-
-    static List<long[]> input(int events) {
-        SplittableRandom random = new SplittableRandom(42);
-        List<long[]> input = new ArrayList<>();
-        long ts = 1_700_000_000_000L;
-        for (int i = 0; i < events; i++) {
-            ts += random.nextInt(200);
-            input.add(new long[] {i, ts, random.nextInt(500), random.nextInt(1_000)});
-        }
-        return input;
-    }
-
-    private static Map<String, long[]> bruteForceBefore(List<long[]> input, int end) {
-        Map<String, long[]> m = new HashMap<>();
-        for (int i = 0; i < end; i++) {
-            long[] cs = m.computeIfAbsent("c" + input.get(i)[2], k -> new long[2]);
-            cs[0]++;
-            cs[1] += input.get(i)[3];
-        }
-        return m;
-    }
-
-    static TaskStorage storage(Path dir) {
-        return TaskStorage.in(dir)
-                .withReservoir(DiskReservoirOptions.defaults().withChunkTargetBytes(4 * 1024).withSegmentMaxBytes(64 * 1024))
-                .withState(DurableStateOptions.defaults().withHotKeys(100).withWriteBufferBytes(32 * 1024))
-                .withCheckpointIntervalMs(20);
-    }
-
-    static void addAll(TaskProcessor task) throws Exception {
-        Set<String> names = new HashSet<>();
-        for (String sql : STATEMENTS) {
-            List<MetricDefinition> defs = StatementBinder.bind(STREAM, QueryParser.parse(sql), names);
-            defs.forEach(d -> names.add(d.name()));
-            task.addMetrics(defs);
-        }
-    }
-
-    private EventRow row(long[] e) {
-        w.begin(SCHEMA).setLong(0, e[0]).setLong(1, e[1]).setString(2, "c" + e[2]).setDouble(3, e[3]);
-        w.finish();
-        return w.row();
-    }
-
-    static List<Object> values(Reply r) {
-        List<Object> out = new ArrayList<>();
-        out.add(r.status());
-        for (int i = 0; i < r.size(); i++) {
-            out.add(r.name(i));
-            out.add(r.value(i));
-        }
-        return out;
-    }
-
-    static Object value(List<Object> reply, String name) {
-        return reply.get(reply.indexOf(name) + 1);
     }
 
     private static Path tempDir() {

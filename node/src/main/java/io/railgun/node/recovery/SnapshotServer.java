@@ -43,6 +43,7 @@ public final class SnapshotServer implements InternalApi, AutoCloseable {
     private static final String OCTETS = "application/octet-stream";
 
     private final Path directory;
+    private final long reuseMs;
     private final SnapshotRequests units;
     private final ExecutorService writer;
     private final ScheduledExecutorService expiry;
@@ -58,6 +59,12 @@ public final class SnapshotServer implements InternalApi, AutoCloseable {
      *                  links); emptied now
      */
     public SnapshotServer(Path directory, SnapshotRequests units) {
+        this(directory, units, REUSE_MS);
+    }
+
+    /** @param reuseMs how long a snapshot is handed out again to new manifest requests */
+    SnapshotServer(Path directory, SnapshotRequests units, long reuseMs) {
+        this.reuseMs = reuseMs;
         this.directory = directory;
         this.units = units;
         try {
@@ -105,7 +112,7 @@ public final class SnapshotServer implements InternalApi, AutoCloseable {
     private Served snapshot(TaskId task) {
         CompletableFuture<Served> f = newest.compute(task, (t, old) -> {
             if (old != null && (!old.isDone() || !old.isCompletedExceptionally()
-                    && System.nanoTime() - old.join().takenNs() < TimeUnit.MILLISECONDS.toNanos(REUSE_MS))) {
+                    && System.nanoTime() - old.join().takenNs() < TimeUnit.MILLISECONDS.toNanos(reuseMs))) {
                 return old;
             }
             long id = nextId.incrementAndGet();
