@@ -171,7 +171,8 @@ public final class Node implements AutoCloseable {
         snapshotServer = new SnapshotServer(data.resolve("snapshots"),
                 new SnapshotRequests(units.stream().map(ProcessorUnit::snapshotInbox).toList()));
         resources.add(snapshotServer);
-        PeerRecovery peers = new PeerRecovery(RecoverySettings.defaults(), config.adminToken());
+        PeerRecovery peers = new PeerRecovery(RecoverySettings.defaults().withRate(config.recoveryRateBytes()),
+                config.adminToken());
         resources.add(peers);
         taskRecovery = peers;
         recoveryMetrics = new RecoveryGauges(peers.metrics());

@@ -9,7 +9,7 @@ package io.railgun.node.recovery;
  * @param pieceBytes         bytes asked for per request (a broken transfer resumes from the last piece)
  */
 public record RecoverySettings(long rateBytesPerSecond, int threads, int pieceBytes) {
-    public static final long DEFAULT_RATE_BYTES_PER_SECOND = 50L << 20;
+    public static final long DEFAULT_RATE_BYTES_PER_SECOND = io.railgun.node.NodeConfig.DEFAULT_RECOVERY_RATE_BYTES;
 
     public RecoverySettings {
         if (rateBytesPerSecond < 1 || threads < 1 || pieceBytes < 1 || pieceBytes > SnapshotServer.MAX_RANGE_BYTES) {
