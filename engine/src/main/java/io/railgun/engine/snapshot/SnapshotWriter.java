@@ -17,9 +17,11 @@ import java.util.stream.Stream;
  * Builds a {@link TaskSnapshot} directory off the task's thread, from what the task's thread fixed
  * when it was asked (see {@code TaskProcessor.trySnapshot}): the reservoir's segment files with
  * their lengths at that moment, and a way to make a RocksDB checkpoint of the state store. Segment
- * files but the last are immutable and hard-linked; the last is still appended to, so it is copied
- * up to its fixed length. The manifest is written last, fsynced: a directory without it is not a
- * snapshot. One call per snapshot, on an I/O thread.
+ * files are hard-linked (copied up to their fixed length where links cannot be made): sealed ones
+ * are immutable, and the one still being written is only ever appended to while the task runs, so
+ * its first {@code length} bytes, which the manifest describes, do not change. The manifest is
+ * written last, fsynced: a directory without it is not a snapshot. One call per snapshot, on an I/O
+ * thread.
  */
 public final class SnapshotWriter {
 
@@ -48,7 +50,7 @@ public final class SnapshotWriter {
                 Path from = reservoirDir.resolve(s.name());
                 Path to = reservoir.resolve(s.name());
                 try {
-                    if (i == segments.size() - 1 || !link(from, to, s.length())) {
+                    if (!link(from, to)) {
                         copyPrefix(from, to, s.length());
                     }
                 } catch (NoSuchFileException gone) {
@@ -72,11 +74,8 @@ public final class SnapshotWriter {
         }
     }
 
-    /** Hard-links {@code from} as {@code to} when it has exactly {@code length} bytes; false when it cannot. */
-    private static boolean link(Path from, Path to, long length) throws IOException {
-        if (Files.size(from) != length) {
-            return false;
-        }
+    /** Hard-links {@code from} as {@code to}; false when the file system cannot. */
+    private static boolean link(Path from, Path to) throws IOException {
         try {
             Files.createLink(to, from);
             return true;

@@ -15,7 +15,9 @@ import java.util.stream.Stream;
  *
  * <p>Made by {@code TaskProcessor.trySnapshot} (see there for how it is kept consistent with a
  * running task). Its files are hard links where the file system allows, so it costs little disk
- * until the task's own files move on. Read-only and thread-safe; {@link #delete} releases it.
+ * until the task's own files move on. A file may be longer than the manifest says (the reservoir
+ * segment the task still appends to): readers take the manifest's size, whose bytes never change.
+ * Read-only and thread-safe; {@link #delete} releases it.
  */
 public record TaskSnapshot(Path directory, SnapshotManifest manifest) {
 

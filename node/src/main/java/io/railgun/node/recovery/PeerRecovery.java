@@ -77,13 +77,18 @@ public final class PeerRecovery implements TaskRecovery, AutoCloseable {
                             source.nodeId(), seconds, c.bytesFetched(), c.bytesKept(), c.manifest().checkpointOffset()));
                     return new Outcome(true, source.nodeId(), c.bytesFetched(), c.manifest().checkpointOffset());
                 } catch (PeerTransport.PeerException e) {
-                    if (!e.snapshotGone()) {
+                    if (e.snapshotGone()) {
+                        LOG.log(System.Logger.Level.INFO, "task {0}: the snapshot expired on {1}; asking for a new one",
+                                task, source.nodeId());
+                    } else if (e.status == 503 && attempt < ATTEMPTS_PER_SOURCE) {
+                        LOG.log(System.Logger.Level.INFO, "task {0}: {1} is busy ({2}); asking again", task,
+                                source.nodeId(), e.code);
+                        sleepQuietly(1_000);
+                    } else {
                         LOG.log(System.Logger.Level.WARNING, "task {0}: {1} cannot supply it: {2}", task, source.nodeId(),
                                 e.getMessage());
                         break;
                     }
-                    LOG.log(System.Logger.Level.INFO, "task {0}: the snapshot expired on {1}; asking for a new one", task,
-                            source.nodeId());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     metrics.failed.incrementAndGet();
@@ -99,6 +104,14 @@ public final class PeerRecovery implements TaskRecovery, AutoCloseable {
         LOG.log(System.Logger.Level.WARNING, "task {0}: no peer could supply a copy ({1} tried); it rebuilds from what"
                 + " its input topic still holds", task, sources.size());
         return Outcome.NOT_COPIED;
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
