@@ -116,12 +116,14 @@ public final class SnapshotServer implements InternalApi, AutoCloseable {
                 return old;
             }
             long id = nextId.incrementAndGet();
+            long askedNs = System.nanoTime();
             return units.request(t, directory.resolve(Long.toString(id)), id, writer).thenApply(snap -> {
                 Served served = new Served(t, snap, System.nanoTime(), new AtomicLong(System.nanoTime()));
                 byId.put(id, served);
-                LOG.log(System.Logger.Level.INFO, "task {0}: snapshot {1} taken for a peer ({2} files, {3} bytes,"
-                        + " checkpoint offset {4})", t, Long.toString(id), snap.manifest().files().size(),
-                        Long.toString(snap.manifest().totalBytes()), Long.toString(snap.manifest().checkpointOffset()));
+                LOG.log(System.Logger.Level.INFO, "task {0}: snapshot {1} taken for a peer in {5} ms ({2} files, {3}"
+                        + " bytes, checkpoint offset {4})", t, Long.toString(id), snap.manifest().files().size(),
+                        Long.toString(snap.manifest().totalBytes()), Long.toString(snap.manifest().checkpointOffset()),
+                        Long.toString((System.nanoTime() - askedNs) / 1_000_000));
                 return served;
             });
         });
