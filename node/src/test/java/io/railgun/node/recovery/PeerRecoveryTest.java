@@ -238,7 +238,7 @@ class PeerRecoveryTest {
     }
 
     @Test
-    void theSecondSourceServesWhenTheFirstDoesNotHoldTheTask() throws Exception {
+    void theNextSourceServesWhenTheFirstIsDown() throws Exception {
         PeerRecovery r = recovery(new HttpPeerTransport(ADMIN));
         Path b = root.resolve("b/task");
         var noTask = new io.railgun.node.assignment.MemberAssignment.PeerCopy("z", peer.http.uri().toString(),
