@@ -14,9 +14,12 @@ import java.util.function.Function;
  * The unit {@link #drain}s it once per round: a request for a task it runs starts the task's
  * snapshot ({@link TaskProcessor#trySnapshot}) on the unit's thread, which is the only thread that
  * may touch the task; a request for a task it does not run is declined. A snapshot that cannot
- * start now (a checkpoint is under way) is tried again next round.
+ * start now (a checkpoint is under way) is tried again next round; after {@value #FORCE_AFTER_ROUNDS}
+ * rounds (a task checkpointing back to back) the unit takes a checkpoint at once, waiting for it,
+ * and starts the snapshot right after.
  */
 public final class SnapshotInbox {
+    static final int FORCE_AFTER_ROUNDS = 100;
     private final ConcurrentLinkedQueue<SnapshotRequest> queue = new ConcurrentLinkedQueue<>();
     private final List<SnapshotRequest> deferred = new ArrayList<>(); // unit's thread only
 
@@ -56,6 +59,10 @@ public final class SnapshotInbox {
         }
         try {
             CompletableFuture<TaskSnapshot> f = task.trySnapshot(r.target(), r.snapshotId(), r.io());
+            if (f == null && ++r.deferrals >= FORCE_AFTER_ROUNDS) {
+                task.checkpoint().join();
+                f = task.trySnapshot(r.target(), r.snapshotId(), r.io());
+            }
             if (f == null) {
                 return false;
             }

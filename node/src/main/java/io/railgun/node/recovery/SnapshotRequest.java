@@ -19,6 +19,7 @@ final class SnapshotRequest {
     private final Executor io;
     private final AtomicInteger awaiting;
     private final CompletableFuture<TaskSnapshot> result = new CompletableFuture<>();
+    int deferrals; // the owning unit's thread only
 
     SnapshotRequest(TaskId task, Path target, long snapshotId, Executor io, int units) {
         this.task = task;
