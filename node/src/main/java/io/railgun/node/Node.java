@@ -1,6 +1,8 @@
 package io.railgun.node;
 
+import io.railgun.engine.event.EventTime;
 import io.railgun.node.backend.ProcessorUnit;
+import io.railgun.node.backend.StaleCopies;
 import io.railgun.node.backend.TaskStats;
 import io.railgun.node.backend.UnitStats;
 import io.railgun.node.broker.BrokerCredentials;
@@ -69,12 +71,13 @@ public final class Node implements AutoCloseable {
     private Catalog catalog;
     private ControlLog control;
     private FrontEnd frontEnd;
+    private KafkaIngestion ingestion;
     private final List<ProcessorUnit> units = new ArrayList<>();
-    private URI uri;
-    private SnapshotServer snapshotServer;
-    private TaskRecovery taskRecovery = TaskRecovery.NONE;
-    private RecoveryGauges recoveryMetrics;
+    private volatile URI uri;
     private boolean closed;
+    private TaskRecovery recovery = TaskRecovery.NONE;
+    private SnapshotServer snapshotServer;
+    private RecoveryGauges recoveryMetrics;
 
     private Node(NodeConfig config) {
         this.config = config;
@@ -94,10 +97,6 @@ public final class Node implements AutoCloseable {
 
     private void startLayers() {
         long started = System.nanoTime();
-        if (config.replication() > 1) {
-            LOG.log(System.Logger.Level.WARNING, "--replication {0}: replica tasks are not built yet; each task runs once"
-                    + " (a task without local state on a node rebuilds it by replaying its input)", config.replication());
-        }
         Path data = config.dataDir().toAbsolutePath();
         resources.add(lockDataDir(data));
         Map<String, String> kafkaProperties = config.kafkaProperties();
@@ -142,8 +141,11 @@ public final class Node implements AutoCloseable {
         deleteTasksOfDeletedStreams(tasks);
 
         LocalReplies localReplies = new LocalReplies(replyTopic);
+        StaleCopies staleCopies = new StaleCopies(tasks);
+        startPeerRecovery(); // before the units, which call it
         for (int i = 0; i < config.processors(); i++) {
-            ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks, localReplies);
+            ProcessorUnit unit = new ProcessorUnit(i, config.processors(), config, catalog, kafka, tasks, localReplies,
+                    staleCopies, recovery, this::internalUrl);
             units.add(unit);
             unit.start();
         }
@@ -152,35 +154,37 @@ public final class Node implements AutoCloseable {
             units.forEach(ProcessorUnit::stop);
             units.forEach(ProcessorUnit::close);
         });
-        startRecovery(data);
+        startSnapshotServer(data);
         LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
         frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
         resources.add(frontEnd);
         localReplies.attach(frontEnd::deliver);
-        resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
+        ingestion = new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs());
+        resources.add(ingestion);
         startHttp();
         LOG.log(System.Logger.Level.INFO, "node {0} started in {1} ms", config.nodeId(),
                 (System.nanoTime() - started) / 1_000_000);
     }
 
-    /**
-     * Peer recovery (docs/distribution.md): the snapshot server peers copy this node's tasks from
-     * (through the units' snapshot inboxes), and the recovery that copies tasks from peers.
-     */
-    private void startRecovery(Path data) {
-        snapshotServer = new SnapshotServer(data.resolve("snapshots"),
-                new SnapshotRequests(units.stream().map(ProcessorUnit::snapshotInbox).toList()));
-        resources.add(snapshotServer);
+    /** Peer recovery (docs/distribution.md): how the units copy a task they lack from a peer. */
+    private void startPeerRecovery() {
         PeerRecovery peers = new PeerRecovery(RecoverySettings.defaults().withRate(config.recoveryRateBytes()),
                 config.adminToken());
-        resources.add(peers);
-        taskRecovery = peers;
+        resources.add(peers); // closed after the units
+        recovery = peers;
         recoveryMetrics = new RecoveryGauges(peers.metrics());
     }
 
-    /** How this node's processor units copy a task from a peer before opening it (peer recovery). */
+    /** Peer recovery's serving side: snapshots of this node's tasks, taken through the units' inboxes. */
+    private void startSnapshotServer(Path data) {
+        snapshotServer = new SnapshotServer(data.resolve("snapshots"),
+                new SnapshotRequests(units.stream().map(ProcessorUnit::snapshotInbox).toList()));
+        resources.add(snapshotServer); // closed before the units
+    }
+
+    /** How this node's processor units copy a task from a peer before opening it. */
     public TaskRecovery taskRecovery() {
-        return taskRecovery;
+        return recovery;
     }
 
     private void startHttp() {
@@ -204,6 +208,9 @@ public final class Node implements AutoCloseable {
     private void registerGauges(NodeMetrics metrics) {
         List<String> unit = List.of("unit");
         metrics.gauge("railgun_frontend_in_flight", "Requests waiting for task replies", frontEnd::inFlight);
+        KafkaIngestion kafkaIngestion = ingestion;
+        metrics.counter("railgun_ingest_skipped", "Kafka-native ingestion records skipped (never counted), by reason",
+                List.of("reason"), () -> Map.of(List.of(EventTime.ERROR_CODE), kafkaIngestion.refusedTimestamps()));
         metrics.gauge("railgun_tasks", "Tasks run by each processor unit", unit, () -> perUnit(s -> s.tasks()));
         metrics.gauge("railgun_consumer_lag", "Input records not yet read by each unit's tasks", unit,
                 () -> perUnit(s -> s.lag()));
@@ -282,6 +289,43 @@ public final class Node implements AutoCloseable {
     /** The HTTP API's base URI, e.g. {@code http://127.0.0.1:7070} (the actual port when 0 was asked). */
     public URI uri() {
         return uri;
+    }
+
+    /**
+     * The node's base URL for its peers (task copies), as its processor units advertise it to the
+     * task group: its API's URI, "" until the API listens. A wildcard bind address is replaced by
+     * the host's name.
+     */
+    private String internalUrl() {
+        URI u = uri;
+        if (u == null) {
+            return "";
+        }
+        String host = u.getHost();
+        if ("0.0.0.0".equals(host) || "::".equals(host) || "[::]".equals(host)) {
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                return u.toString();
+            }
+            return u.getScheme() + "://" + host + ":" + u.getPort();
+        }
+        return u.toString();
+    }
+
+    /**
+     * Stops the node as a crash looks to the task group (fault tests): its processor units stop
+     * without leaving the group, so the group moves their tasks only once their sessions time out;
+     * meanwhile the tasks' replicas on other nodes keep answering. Then closes the rest.
+     */
+    void stopWithoutLeaving() {
+        units.forEach(ProcessorUnit::halt);
+        close();
+    }
+
+    /** The processor units' figures (tests and metrics), by unit index. */
+    public List<UnitStats> unitStats() {
+        return units.stream().map(ProcessorUnit::stats).toList();
     }
 
     /** The Kafka bootstrap servers the node uses (the embedded broker's when it runs one). */
