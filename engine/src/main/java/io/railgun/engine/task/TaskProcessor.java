@@ -566,7 +566,11 @@ public final class TaskProcessor implements AutoCloseable {
             for (Path p : files.sorted().toList()) {
                 String name = p.getFileName().toString();
                 if (SegmentDescriptor.segmentId(name) >= 0) {
-                    segments.add(new SnapshotWriter.SegmentLength(name, Files.size(p)));
+                    try {
+                        segments.add(new SnapshotWriter.SegmentLength(name, Files.size(p)));
+                    } catch (java.nio.file.NoSuchFileException trimmed) {
+                        // trimmed in the background: the checkpoint no longer needs it
+                    }
                 }
             }
         } catch (IOException e) {
