@@ -20,11 +20,16 @@ import io.railgun.node.ddl.DdlReconciler;
 import io.railgun.node.ddl.DdlWriter;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.http.HttpApi;
+import io.railgun.node.recovery.PeerRecovery;
+import io.railgun.node.recovery.RecoveryGauges;
+import io.railgun.node.recovery.RecoverySettings;
+import io.railgun.node.recovery.SnapshotRequests;
+import io.railgun.node.recovery.SnapshotServer;
+import io.railgun.node.recovery.TaskRecovery;
 import io.railgun.node.http.KafkaIngestion;
 import io.railgun.node.ops.DistributionMetrics;
 import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.recovery.CountedRecovery;
-import io.railgun.node.recovery.TaskRecovery;
 import io.railgun.node.ops.NodeReadiness;
 import io.railgun.node.ops.TaskMetrics;
 import io.railgun.node.messaging.KafkaSettings;
@@ -85,7 +90,9 @@ public final class Node implements AutoCloseable {
     private final List<ProcessorUnit> units = new ArrayList<>();
     private volatile URI uri;
     private boolean closed;
-    private final TaskRecovery recovery = TaskRecovery.NONE;
+    private TaskRecovery recovery = TaskRecovery.NONE;
+    private SnapshotServer snapshotServer;
+    private RecoveryGauges recoveryMetrics;
     private final NodeMetrics metrics = new NodeMetrics();
     /** Where recoveries and bytes copied from peers are counted ({@code /metrics}). */
     private final DistributionMetrics distribution = new DistributionMetrics(metrics);
@@ -164,6 +171,7 @@ public final class Node implements AutoCloseable {
 
         LocalReplies localReplies = new LocalReplies(replyTopic);
         StaleCopies staleCopies = new StaleCopies(tasks);
+        startPeerRecovery(); // before the units, which call it
         for (int i = 0; i < config.processors(); i++) {
             ProcessorUnit unit = new ProcessorUnit(i, config.processors(), config, catalog, kafka, tasks, localReplies,
                     staleCopies, new CountedRecovery(recovery, distribution), this::internalUrl);
@@ -175,6 +183,7 @@ public final class Node implements AutoCloseable {
             units.forEach(ProcessorUnit::stop);
             units.forEach(ProcessorUnit::close);
         });
+        startSnapshotServer(data);
         LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
         frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs(),
                 ddlWriter, config.inputRetentionMs());
@@ -194,6 +203,27 @@ public final class Node implements AutoCloseable {
                 (System.nanoTime() - started) / 1_000_000);
     }
 
+    /** Peer recovery (docs/distribution.md): how the units copy a task they lack from a peer. */
+    private void startPeerRecovery() {
+        PeerRecovery peers = new PeerRecovery(RecoverySettings.defaults().withRate(config.recoveryRateBytes()),
+                config.adminToken());
+        resources.add(peers); // closed after the units
+        recovery = peers;
+        recoveryMetrics = new RecoveryGauges(peers.metrics());
+    }
+
+    /** Peer recovery's serving side: snapshots of this node's tasks, taken through the units' inboxes. */
+    private void startSnapshotServer(Path data) {
+        snapshotServer = new SnapshotServer(data.resolve("snapshots"),
+                new SnapshotRequests(units.stream().map(ProcessorUnit::snapshotInbox).toList()));
+        resources.add(snapshotServer); // closed before the units
+    }
+
+    /** How this node's processor units copy a task from a peer before opening it. */
+    public TaskRecovery taskRecovery() {
+        return recovery;
+    }
+
     private void startHttp(ClusterView clusterView) {
         registerGauges(metrics);
         TaskMetrics.register(metrics, this::taskStats);
@@ -202,7 +232,8 @@ public final class Node implements AutoCloseable {
         NodeReadiness readiness = new NodeReadiness(units.stream().map(ProcessorUnit::stats).toList(), control::lag,
                 NodeReadiness.DEFAULT_MAX_LAG_PER_TASK);
         try {
-            HttpApi api = HttpApi.start(config, frontEnd, clusterView::report, metrics, readiness);
+            recoveryMetrics.register(metrics);
+            HttpApi api = HttpApi.start(config, frontEnd, clusterView::report, metrics, readiness, snapshotServer);
             resources.add(api);
             uri = api.uri();
         } catch (IOException e) {

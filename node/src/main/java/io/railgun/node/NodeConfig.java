@@ -33,6 +33,7 @@ import java.util.Map;
  * @param headerTimeoutMs      a request's head (request line and headers; the TLS handshake) must come
  *                             within this long of its first byte (408, and closed, beyond)
  * @param bodyTimeoutMs        a request's body must come within this long of its head (408 beyond)
+ * @param recoveryRateBytes    the most bytes per second this node copies from peers when it recovers tasks
  * @param topicReplication     copies of each topic the node creates, or {@link #AUTO_TOPIC_REPLICATION}
  *                             for min(3, brokers in the cluster)
  * @param inputRetentionMs     how long input topics keep events, for streams created without their own
@@ -63,6 +64,7 @@ public record NodeConfig(
         long idleTimeoutMs,
         long headerTimeoutMs,
         long bodyTimeoutMs,
+        long recoveryRateBytes,
         int topicReplication,
         long inputRetentionMs) {
 
@@ -74,6 +76,8 @@ public record NodeConfig(
     /** The default input retention: a week, long enough for a task to catch up from a peer's checkpoint. */
     public static final long DEFAULT_INPUT_RETENTION_MS = 7 * 86_400_000L;
     public static final int DEFAULT_PORT = 7070;
+    /** 50 MiB/s: a 7-day task of 1M events (about 100 MB) in about 2 s, leaving the disk to active tasks. */
+    public static final long DEFAULT_RECOVERY_RATE_BYTES = 50L << 20;
 
     public NodeConfig {
         kafkaProperties = Map.copyOf(kafkaProperties);
@@ -91,6 +95,9 @@ public record NodeConfig(
         }
         if (idleTimeoutMs < 1 || headerTimeoutMs < 1 || bodyTimeoutMs < 1) {
             throw new IllegalArgumentException("idle-timeout, header-timeout and body-timeout must be positive");
+        }
+        if (recoveryRateBytes < 1) {
+            throw new IllegalArgumentException("recovery-rate must be positive");
         }
         if (topicReplication < 0 || topicReplication > Short.MAX_VALUE) {
             throw new IllegalArgumentException("topic-replication must be auto or a number of copies of at least 1");
@@ -123,84 +130,85 @@ public record NodeConfig(
         return new NodeConfig(DEFAULT_HOST, DEFAULT_PORT, Path.of("data"), null, 0, "node-1",
                 Math.max(1, Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
                 16L << 20, 10_000, 10_000, 10_000, 250_000, 3_600_000L, defaultMaxConnections(), 1_000, 60_000,
-                10_000, 30_000, AUTO_TOPIC_REPLICATION, DEFAULT_INPUT_RETENTION_MS);
+                10_000, 30_000, DEFAULT_RECOVERY_RATE_BYTES, AUTO_TOPIC_REPLICATION,
+                DEFAULT_INPUT_RETENTION_MS);
     }
 
     public NodeConfig withHttp(String newHost, int newPort) {
         return new NodeConfig(newHost, newPort, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withDataDir(Path dir) {
         return new NodeConfig(host, port, dir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withKafka(String bootstrap) {
         return new NodeConfig(host, port, dataDir, bootstrap, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withTokens(String ingest, String admin) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingest, admin,
                 tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withTls(Path keystore, String password) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, keystore, password, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withLimits(long bodyBytes, int batchEvents, long timeoutMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, bodyBytes, batchEvents, timeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withProcessors(int units) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, units, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withKafkaProperties(Map<String, String> props) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, props, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withEngine(long checkpointMs, int hotKeyLimit, long minDedupMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointMs, hotKeyLimit, minDedupMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication, inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
+    }
+
+    public NodeConfig withRecoveryRate(long bytesPerSecond) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, bytesPerSecond, topicReplication, inputRetentionMs);
     }
 
     public NodeConfig withConnections(int maxConns, int maxPerAddress, long idleMs, long headerMs, long bodyMs) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConns, maxPerAddress, idleMs,
-                headerMs, bodyMs, topicReplication, inputRetentionMs);
-    }
-
-    public NodeConfig withTopics(int copies, long inputRetention) {
-        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
-                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
-                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, copies, inputRetention);
+                headerMs, bodyMs, recoveryRateBytes, topicReplication, inputRetentionMs);
     }
 
     /** This node's id in the cluster and the task copies it asks the task group for (replica tasks). */
@@ -208,7 +216,14 @@ public record NodeConfig(
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, id, processors, taskCopies, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, topicReplication,
-                inputRetentionMs);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs);
+    }
+
+    public NodeConfig withTopics(int copies, long inputRetention) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, copies,
+                inputRetention);
     }
 }

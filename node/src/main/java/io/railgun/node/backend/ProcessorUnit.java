@@ -12,6 +12,7 @@ import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.LocalReplies;
 import io.railgun.node.messaging.Topics;
+import io.railgun.node.recovery.SnapshotInbox;
 import io.railgun.node.recovery.TaskRecovery;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,6 +77,7 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
     private long seenChanges = -1;
     private Set<String> subscribed = Set.of();
     private volatile boolean leaveGroup = true;
+    private final SnapshotInbox snapshots = new SnapshotInbox();
 
     /**
      * @param units    the node's unit count (stale copies are advertised by one unit each)
@@ -112,6 +114,11 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
         return stats;
     }
 
+    /** Where the node's snapshot server asks this unit for snapshots of its tasks (peer recovery). */
+    public SnapshotInbox snapshotInbox() {
+        return snapshots;
+    }
+
     /**
      * One round: follow catalog changes, poll the active tasks' partitions and run their records,
      * apply the plan's replicas, open tasks whose copy from a peer ended, run a batch of replica
@@ -120,6 +127,12 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
      */
     @Override
     public int doWork() {
+        snapshots.drain(id -> { // peer recovery: snapshots start on the task's own thread (active or replica)
+            TopicPartition tp = new TopicPartition(id.topic(), id.partition());
+            TaskRunner t = tasks.runner(tp, true);
+            t = t != null ? t : tasks.runner(tp, false);
+            return t == null ? null : t.processor();
+        });
         if (catalog.changes() != seenChanges) {
             resubscribe();
             tasks.catalogChanged();

@@ -83,12 +83,15 @@ public final class StartSettings {
     public static final Setting<Long> BODY_TIMEOUT = Setting.of("body-timeout", "DURATION",
             ValueTypes.POSITIVE_DURATION, DEFAULTS.bodyTimeoutMs(),
             "A request's body must come within this long after its headers (408 beyond)");
+    public static final Setting<Long> RECOVERY_RATE = Setting.of("recovery-rate", "SIZE", ValueTypes.BYTES,
+            DEFAULTS.recoveryRateBytes(), "Most bytes per second this node copies from peers when it recovers"
+                    + " tasks (all recoveries together), e.g. 50MiB, 200MiB");
 
     /** The settings that make a {@link NodeConfig}, in {@code --help} order. */
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA, BROKER_PORT, NODE_ID, PROCESSORS,
-            REPLICATION, TOPIC_REPLICATION, INPUT_RETENTION, INGEST_TOKEN, ADMIN_TOKEN, TLS_KEYSTORE, TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES,
-            MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS, MIN_DEDUP_HORIZON, MAX_CONNECTIONS,
-            MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT);
+            REPLICATION, TOPIC_REPLICATION, INPUT_RETENTION, INGEST_TOKEN, ADMIN_TOKEN, TLS_KEYSTORE,
+            TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES, MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS, MIN_DEDUP_HORIZON, MAX_CONNECTIONS,
+            MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT, RECOVERY_RATE);
 
     /** The config file; a flag or an environment variable, never a key inside a config file. */
     public static final Setting<Path> CONFIG = Setting.of("config", "FILE", ValueTypes.PATH, null,

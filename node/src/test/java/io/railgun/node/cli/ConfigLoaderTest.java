@@ -113,7 +113,7 @@ class ConfigLoaderTest {
         assertThat(c).isEqualTo(new NodeConfig("0.0.0.0", 8081, Path.of("/var/lib/railgun"), "k1:9092,k2:9093",
                 19092, "node-a", 6, 3, "ingest-secret", "admin-secret", keystore, "changeit",
                 Map.of("security.protocol", "SASL_SSL"), 1L << 20, 500, 2500, 60_000, 1000, 2 * 86_400_000L, 500, 50,
-                120_000, 5_000, 15_000, 2, 3 * 86_400_000L));
+                120_000, 5_000, 15_000, NodeConfig.DEFAULT_RECOVERY_RATE_BYTES, 2, 3 * 86_400_000L));
     }
 
     @Test

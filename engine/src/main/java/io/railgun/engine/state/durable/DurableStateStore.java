@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -273,6 +274,31 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         checkpoints = checkpoints + 1; // one writer thread
         lastCheckpointBytes = bytes;
         lastCheckpointNanos = System.nanoTime() - start;
+    }
+
+    /**
+     * Whether RocksDB holds a complete checkpoint: one was restored at open or written since.
+     * Task's thread.
+     */
+    public boolean hasCheckpoint() {
+        return lastRecord != null || checkpoints > 0;
+    }
+
+    /**
+     * Makes a RocksDB checkpoint of the store in {@code target} (a new directory): SST files hard-linked
+     * where possible, the rest copied. It holds exactly the last checkpoint written before it, since
+     * a checkpoint is one atomic batch. Any thread, while the store is open; the caller keeps new
+     * checkpoints from being written meanwhile when it must know which one it gets.
+     *
+     * @throws DurableStateException when RocksDB cannot make it
+     */
+    public void checkpointTo(Path target) {
+        try (Checkpoint cp = Checkpoint.create(db)) {
+            cp.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw new DurableStateException("cannot make a RocksDB checkpoint of " + directory + " in " + target + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     /** Checkpoints written since the store was opened (read after {@link #awaitCheckpoint()}). */
