@@ -90,8 +90,9 @@ public final class StartSettings {
     /** The settings that make a {@link NodeConfig}, in {@code --help} order. */
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA, BROKER_PORT, NODE_ID, PROCESSORS,
             REPLICATION, TOPIC_REPLICATION, INPUT_RETENTION, INGEST_TOKEN, ADMIN_TOKEN, TLS_KEYSTORE,
-            TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES, MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS, MIN_DEDUP_HORIZON, MAX_CONNECTIONS,
-            MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT, RECOVERY_RATE);
+            TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES, MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS,
+            MIN_DEDUP_HORIZON, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT,
+            RECOVERY_RATE);
 
     /** The config file; a flag or an environment variable, never a key inside a config file. */
     public static final Setting<Path> CONFIG = Setting.of("config", "FILE", ValueTypes.PATH, null,
