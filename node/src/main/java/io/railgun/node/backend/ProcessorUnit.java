@@ -69,6 +69,7 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
     private final KafkaProducer<byte[], byte[]> producer;
     private final TaskInputHandler input;
     private final UnitTasks tasks;
+    private final Set<TopicPartition> outOfRange = new HashSet<>();
     private final AgentRunner runner;
     private final UnitStats stats = new UnitStats();
     private long lastIdle = System.nanoTime();
@@ -133,7 +134,11 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
         int work = run(records, true, nowMs);
         tasks.reconcileIfNeeded();
         tasks.openRecovered();
-        work += run(replicas.poll(), false, nowMs);
+        work += run(replicas.poll(outOfRange), false, nowMs);
+        if (!outOfRange.isEmpty()) {
+            tasks.replicasOutOfRange(outOfRange);
+            outOfRange.clear();
+        }
         long now = System.nanoTime();
         if (work == 0 || now - lastIdle > IDLE_EVERY_NANOS) {
             for (TaskRunner t : tasks.all()) {

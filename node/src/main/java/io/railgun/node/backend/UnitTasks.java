@@ -53,6 +53,8 @@ final class UnitTasks {
     private Set<TopicPartition> plannedReplicas = Set.of();
     private Map<TopicPartition, List<MemberAssignment.PeerCopy>> plannedSources = Map.of();
     private boolean reconcile;
+    /** Replicas whose input Kafka no longer holds from their offset: not reopened until the next plan. */
+    private final Set<TopicPartition> unreadable = new HashSet<>();
 
     UnitTasks(int index, Catalog catalog, KafkaConsumer<byte[], byte[]> consumer, ReplicaReader replicas,
             TaskOpener opener, StaleCopies stale, TaskRecoveries recoveries, UnitStats stats) {
@@ -104,6 +106,7 @@ final class UnitTasks {
         plan.sources().forEach((t, s) -> sources.put(new TopicPartition(t.topic(), t.partition()), s));
         plannedReplicas = r;
         plannedSources = sources;
+        unreadable.clear(); // the plan knows what they lack, and may name peers to copy them from
         reconcile = true;
         LOG.log(System.Logger.Level.DEBUG, "unit {0}: plan of generation {1}: {2} active(s), replicas {3}", index,
                 generation, plan.actives().size(), plan.replicas());
@@ -222,6 +225,24 @@ final class UnitTasks {
         return t;
     }
 
+    /**
+     * Replicas whose next records Kafka no longer holds (its retention passed them): closed, kept on
+     * disk as stale copies, and left until the next plan, which may have them copied from a peer.
+     */
+    void replicasOutOfRange(Set<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            TaskRunner t = runners.get(tp);
+            LOG.log(System.Logger.Level.ERROR, "unit {0}: replica of task {1} stopped: Kafka no longer holds its input"
+                    + " from offset {2} (retention); it is not run here until a plan gives it a copy from a peer", index,
+                    tp, t == null ? -1 : t.resumeOffset());
+            if (!actives.contains(tp)) {
+                close(tp);
+                unreadable.add(tp);
+            }
+        }
+        publishStats();
+    }
+
     /** Opens the tasks whose copy from a peer ended, in the role they have now (if they still have one here). */
     void openRecovered() {
         for (TopicPartition tp : recoveries.finished()) {
@@ -249,7 +270,7 @@ final class UnitTasks {
             }
         }
         for (TopicPartition tp : plannedReplicas) {
-            if (actives.contains(tp) || recoveries.running(tp) || !opener.known(tp.topic())) {
+            if (actives.contains(tp) || recoveries.running(tp) || unreadable.contains(tp) || !opener.known(tp.topic())) {
                 continue;
             }
             TaskRunner t = runners.get(tp);
