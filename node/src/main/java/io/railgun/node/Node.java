@@ -1,5 +1,6 @@
 package io.railgun.node;
 
+import io.railgun.engine.event.EventTime;
 import io.railgun.node.backend.ProcessorUnit;
 import io.railgun.node.backend.StaleCopies;
 import io.railgun.node.backend.TaskStats;
@@ -65,6 +66,7 @@ public final class Node implements AutoCloseable {
     private Catalog catalog;
     private ControlLog control;
     private FrontEnd frontEnd;
+    private KafkaIngestion ingestion;
     private final List<ProcessorUnit> units = new ArrayList<>();
     private volatile URI uri;
     private boolean closed;
@@ -148,7 +150,8 @@ public final class Node implements AutoCloseable {
         frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
         resources.add(frontEnd);
         localReplies.attach(frontEnd::deliver);
-        resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
+        ingestion = new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs());
+        resources.add(ingestion);
         startHttp();
         LOG.log(System.Logger.Level.INFO, "node {0} started in {1} ms", config.nodeId(),
                 (System.nanoTime() - started) / 1_000_000);
@@ -174,6 +177,9 @@ public final class Node implements AutoCloseable {
     private void registerGauges(NodeMetrics metrics) {
         List<String> unit = List.of("unit");
         metrics.gauge("railgun_frontend_in_flight", "Requests waiting for task replies", frontEnd::inFlight);
+        KafkaIngestion kafkaIngestion = ingestion;
+        metrics.counter("railgun_ingest_skipped", "Kafka-native ingestion records skipped (never counted), by reason",
+                List.of("reason"), () -> Map.of(List.of(EventTime.ERROR_CODE), kafkaIngestion.refusedTimestamps()));
         metrics.gauge("railgun_tasks", "Tasks run by each processor unit", unit, () -> perUnit(s -> s.tasks()));
         metrics.gauge("railgun_consumer_lag", "Input records not yet read by each unit's tasks", unit,
                 () -> perUnit(s -> s.lag()));
