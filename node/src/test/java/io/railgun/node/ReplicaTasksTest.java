@@ -123,14 +123,18 @@ class ReplicaTasksTest {
             long maxAfter = sendAndCheck(survivor.frontEnd(), d, next, 200);
             System.out.printf("slowest batch of 20 events: %d ms before the crash, %d ms in the 6 s after it, %d ms after"
                     + " the promotions (%d ms after the crash)%n", maxBefore, maxDuring, maxAfter, promoted);
-            assertThat(maxDuring).as("ms to answer a batch while the crashed node's session runs").isLessThan(2_000);
+            // without replicas answering, the first batches after the crash would wait for the promotions (the
+            // 10 s session timeout); the bound leaves room for a loaded machine (figures in the output)
+            assertThat(maxDuring).as("ms to answer a batch while the crashed node's session runs").isLessThan(4_000);
             assertThat(sum(survivor, UnitStats::promotions) - promotionsBefore).isEqualTo(victimActives);
             assertThat(sum(survivor, UnitStats::opens)).as("promotions reopen no task").isEqualTo(opensBefore);
             assertThat(replicas(survivor)).isZero();
 
             PointRead read = survivor.frontEnd().read(d, "card_sum", keyRow(d, "C3")).get(10, TimeUnit.SECONDS);
-            Sent last = history.getLast();
-            assertThat(read.value()).isEqualTo(cardSum("C3", last.ts));
+            // the value at the stream time of C3's task: the time of the latest event its partition got
+            assertThat(read.streamTime()).isNotNull();
+            assertThat(history).anyMatch(h -> h.ts == read.streamTime());
+            assertThat(read.value()).isEqualTo(cardSum("C3", read.streamTime()));
         } finally {
             if (b != null) {
                 b.close();
