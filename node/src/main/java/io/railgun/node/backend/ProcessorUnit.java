@@ -140,7 +140,8 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
             outOfRange.clear();
         }
         long now = System.nanoTime();
-        if (work == 0 || now - lastIdle > IDLE_EVERY_NANOS) {
+        // when idle, as often as a 50 ms poll would come back empty (the poll is shorter with replicas)
+        if (work == 0 && now - lastIdle > IDLE_EVERY_NANOS / 2 || now - lastIdle > IDLE_EVERY_NANOS) {
             for (TaskRunner t : tasks.all()) {
                 t.idle();
             }

@@ -122,12 +122,15 @@ final class UnitTasks {
                 continue;
             }
             TaskRunner t = runners.get(tp);
-            if (t != null) { // a replica here: promoted in place
+            if (t != null) { // open here: a replica promoted in place, or an active revoked and given back
+                boolean wasReplica = replicas.reads(tp);
                 replicas.remove(tp);
                 consumer.seek(tp, t.resumeOffset());
-                stats.promotions++;
-                LOG.log(System.Logger.Level.INFO, "unit {0}: task {1} promoted from replica to active at offset {2}"
-                        + " (no copy, no replay)", index, tp, t.resumeOffset());
+                if (wasReplica) {
+                    stats.promotions++;
+                    LOG.log(System.Logger.Level.INFO, "unit {0}: task {1} promoted from replica to active at offset {2}"
+                            + " (no copy, no replay)", index, tp, t.resumeOffset());
+                }
             } else if (!startCopy(tp)) {
                 openActive(tp);
             } else {
