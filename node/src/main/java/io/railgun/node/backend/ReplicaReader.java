@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
@@ -22,11 +23,16 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Not thread-safe: one per unit, called on its thread ({@link #wake} from any thread).
  */
 final class ReplicaReader implements AutoCloseable {
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Consumer<byte[], byte[]> consumer;
     private final Set<TopicPartition> assigned = new HashSet<>();
 
     ReplicaReader(Map<String, Object> consumerConfig) {
-        this.consumer = new KafkaConsumer<>(consumerConfig);
+        this(new KafkaConsumer<>(consumerConfig));
+    }
+
+    /** Reads with {@code consumer} (a group-less one; tests give a mock). */
+    ReplicaReader(Consumer<byte[], byte[]> consumer) {
+        this.consumer = consumer;
     }
 
     /** Starts reading {@code tp} at {@code offset}. */

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -40,7 +40,7 @@ final class UnitTasks {
 
     private final int index;
     private final Catalog catalog;
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Consumer<byte[], byte[]> consumer;
     private final ReplicaReader replicas;
     private final TaskOpener opener;
     private final StaleCopies stale;
@@ -56,7 +56,7 @@ final class UnitTasks {
     /** Replicas whose input Kafka no longer holds from their offset: not reopened until the next plan. */
     private final Set<TopicPartition> unreadable = new HashSet<>();
 
-    UnitTasks(int index, Catalog catalog, KafkaConsumer<byte[], byte[]> consumer, ReplicaReader replicas,
+    UnitTasks(int index, Catalog catalog, Consumer<byte[], byte[]> consumer, ReplicaReader replicas,
             TaskOpener opener, StaleCopies stale, TaskRecoveries recoveries, UnitStats stats) {
         this.index = index;
         this.catalog = catalog;
