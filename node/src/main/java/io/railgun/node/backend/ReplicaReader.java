@@ -84,6 +84,11 @@ final class ReplicaReader implements AutoCloseable {
         return assigned.contains(tp) ? consumer.currentLag(tp) : OptionalLong.empty();
     }
 
+    /** The next offset the replica reads (the consumer's position); {@code tp} must be read here. */
+    long position(TopicPartition tp) {
+        return consumer.position(tp);
+    }
+
     long endOffset(TopicPartition tp) {
         return consumer.endOffsets(List.of(tp)).getOrDefault(tp, 0L);
     }

@@ -82,6 +82,11 @@ public final class StaleCopies {
         stale.remove(task);
     }
 
+    /** Every stale copy now, with its checkpoint offset (-1 when unknown), for the cluster view. Any thread. */
+    public Map<TaskId, Long> snapshot() {
+        return Map.copyOf(stale);
+    }
+
     /** The stale copies unit {@code unit} of {@code units} advertises: those of live streams that hash to it. */
     List<HeldCopy> advertised(int unit, int units, Predicate<String> liveTopic) {
         List<HeldCopy> held = new ArrayList<>();

@@ -198,13 +198,27 @@ final class TaskRunner implements AutoCloseable {
         }
     }
 
-    /** The task's figures now; {@code lag} as the unit's consumer knows it (-1 when it does not). Unit thread. */
-    TaskStats stats(long lag) {
+    /** The durable offset last seen by {@link #stats}, and when (ms since the epoch) it was first seen. */
+    private long seenDurableOffset = -1;
+    private long seenDurableAtMs;
+
+    /**
+     * The task's figures now; {@code lag} as the unit's consumer knows it (-1 when it does not),
+     * {@code position} the next offset the consumer reads. Unit thread.
+     */
+    TaskStats stats(long lag, long position) {
+        long durable = task.durableOffset();
+        long nowMs = System.currentTimeMillis();
+        if (durable != seenDurableOffset) {
+            seenDurableOffset = durable;
+            seenDurableAtMs = nowMs;
+        }
+        long checkpointAgeMs = durable >= position ? 0 : nowMs - seenDurableAtMs;
         long replayLeft = replayEnd < 0 ? 0 : Math.max(1, replayEnd - replayPosition);
         long bufferBytes = task.durableState() == null ? 0 : task.durableState().writeBufferBytes();
         return new TaskStats(streamName, partitioner, partition.partition(), events, lag, replayLeft, task.reservoirSize(),
                 task.reservoirMemoryBytes(), task.hotKeys(), bufferBytes,
-                task.hasStreamTime() ? task.streamTime() : Long.MIN_VALUE);
+                task.hasStreamTime() ? task.streamTime() : Long.MIN_VALUE, durable, checkpointAgeMs);
     }
 
     /** When no record is waiting: backfill steps and due checkpoints. */

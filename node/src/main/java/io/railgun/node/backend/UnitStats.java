@@ -43,6 +43,7 @@ public final class UnitStats {
      */
     volatile boolean joined;
     private volatile List<TaskStats> taskStats = List.of();
+    private volatile List<TaskStats> replicaStats = List.of();
 
     /** Refreshes the figures from the unit's tasks (its thread). */
     void update(Collection<TaskRunner> actives, Collection<TaskRunner> replicas, Consumer<byte[], byte[]> consumer,
@@ -58,11 +59,15 @@ public final class UnitStats {
             if (l.isPresent()) {
                 lagSum += l.getAsLong();
             }
-            perTask.add(t.stats(l.orElse(-1)));
+            perTask.add(t.stats(l.orElse(-1), consumer.position(t.partition)));
         }
         long replicaLagSum = 0;
+        List<TaskStats> perReplica = new ArrayList<>(replicas.size());
         for (TaskRunner t : replicas) {
-            replicaLagSum += replicaReader.lag(t.partition).orElse(0);
+            OptionalLong l = replicaReader.reads(t.partition) ? replicaReader.lag(t.partition) : OptionalLong.empty();
+            replicaLagSum += l.orElse(0);
+            perReplica.add(t.stats(l.orElse(-1), replicaReader.reads(t.partition) ? replicaReader.position(t.partition)
+                    : t.resumeOffset()));
         }
         for (Collection<TaskRunner> c : List.of(actives, replicas)) {
             for (TaskRunner t : c) {
@@ -75,6 +80,7 @@ public final class UnitStats {
             }
         }
         taskStats = List.copyOf(perTask);
+        replicaStats = List.copyOf(perReplica);
         recovering = copying;
         unserved = notRun;
         tasks = actives.size();
@@ -147,6 +153,11 @@ public final class UnitStats {
 
     public long replicaLag() {
         return replicaLag;
+    }
+
+    /** The unit's replica tasks as last published (their lag is the replica consumer's). */
+    public List<TaskStats> replicaStats() {
+        return replicaStats;
     }
 
     /** The unit's active tasks as last published. */

@@ -107,7 +107,7 @@ class MainTest {
     @Test
     void noCommandIsAUsageError() {
         assertThat(run(Map.of())).isEqualTo(2);
-        assertThat(err.toString()).startsWith("railgun: missing command: start, broker, streams, metrics, send, read\n").contains("Commands:");
+        assertThat(err.toString()).startsWith("railgun: missing command: start, broker, streams, metrics, send, read, cluster\n").contains("Commands:");
     }
 
     @Test
