@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +36,8 @@ import java.util.TreeSet;
  * <ol>
  *   <li>moves the previous plan started (cooperative rebalancing hands a task over in two
  *       rebalances: its owner revokes it, then the follow-up gives it to the planned member): to
- *       that member, if it is still in the group, subscribes and is within its advertised budget.
+ *       that member, if it is still in the group and subscribes (the previous plan already
+ *       weighed its budget).
  *       Without this a task revoked for balance would come back as if its owner had failed, and
  *       the failover rule below would send it back to a busy replica holder, forever;
  *   <li>actives, within the fair share: keep on the previous active owner; else a member running
@@ -46,7 +48,8 @@ import java.util.TreeSet;
  *       the surplus back within the fair share;
  *   <li>actives within the fair share: a node with a stale copy (most recent checkpoint first),
  *       else the least loaded member;
- *   <li>actives within the advertised budget, the same tiers; then over budget, least loaded first;
+ *   <li>actives within the advertised budget, the same tiers; then over budget: on the owner,
+ *       else the least loaded;
  *   <li>replicas, R - 1 per task on distinct nodes (fewer when there are fewer nodes), within the
  *       fair share of all copies, then within the advertised budget: keep on the previous replica
  *       holder, else the previous active, else a node running it, else a stale copy, else the least
@@ -150,6 +153,8 @@ public final class TaskPlacement {
         for (int tier = 0; tier < CopyIndex.TIERS; tier++) {
             activePass(tier, Room.BUDGET, false);
         }
+        // over budget: an owner keeps its task (moving it would balance nothing, everyone is full)
+        activePass(CopyIndex.TIER_KEEP, Room.ANY, false);
         activePass(-1, Room.ANY, false);
     }
 
@@ -157,14 +162,13 @@ public final class TaskPlacement {
         if (moving.isEmpty()) {
             return;
         }
-        Map<String, Integer> byId = new java.util.HashMap<>();
+        Map<String, Integer> byId = new HashMap<>();
         for (int m = 0; m < index.members.length; m++) {
             byId.put(index.members[m].memberId(), m);
         }
         for (int t = 0; t < tasks.length; t++) {
             Integer m = byId.get(moving.get(tasks[t]));
-            if (m != null && !index.hasActiveOwner(tasks[t]) && subscribes(m, tasks[t])
-                    && totalShare.underBudget(m, totalLoad[m])) {
+            if (m != null && !index.hasActiveOwner(tasks[t]) && subscribes(m, tasks[t])) {
                 activeOf[t] = m;
                 activeShare.took(m, ++activeLoad[m]);
                 totalShare.took(m, ++totalLoad[m]);
