@@ -57,7 +57,9 @@ import java.util.TreeSet;
  * </ol>
  *
  * Within a tier, candidates rank by most recent checkpoint (stale tier only), then by load (copies
- * given so far in this plan), then by (node id, unit, member id).
+ * given so far in this plan), for a replica then by how few tasks active on the same node as this
+ * one the candidate's node backs up already (a node's failure then spreads its promotions), then by
+ * (node id, unit, member id).
  *
  * <p><b>Sources.</b> For each task assigned to a member whose node runs no copy of it, the nodes
  * that hold one, one entry per node and best first: most recent checkpoint, then active before
@@ -80,6 +82,8 @@ public final class TaskPlacement {
     private final FairShare totalShare;
 
     private final Map<TaskId, String> moving;
+    /** backups[a][r]: replicas placed on node r of tasks whose active is on node a. */
+    private final int[][] backups;
 
     private TaskPlacement(List<MemberInfo> members, Collection<TaskId> taskSet, int replication,
             Map<String, Set<String>> topicsByMember, Map<TaskId, String> moving) {
@@ -91,6 +95,7 @@ public final class TaskPlacement {
         this.replication = replication;
         this.topicsByMember = topicsByMember;
         this.moving = moving;
+        this.backups = new int[index.nodeCount][index.nodeCount];
         int n = index.members.length;
         activeLoad = new int[n];
         totalLoad = new int[n];
@@ -205,6 +210,7 @@ public final class TaskPlacement {
                             break;
                         }
                         replicas.add(m);
+                        backups[index.nodeOf[activeOf[t]]][index.nodeOf[m]]++;
                         totalShare.took(m, ++totalLoad[m]);
                     }
                 }
@@ -227,7 +233,8 @@ public final class TaskPlacement {
                 continue;
             }
             long offset = mTier == CopyIndex.TIER_STALE ? index.staleOffset(task, index.nodeOf[m]) : 0;
-            if (best < 0 || better(m, mTier, offset, best, bestTier, bestOffset, room == Room.ANY)) {
+            if (best < 0 || better(m, mTier, offset, best, bestTier, bestOffset, room == Room.ANY)
+                    || (!active && tiedButFewerBackups(t, m, mTier, offset, best, bestTier, bestOffset))) {
                 best = m;
                 bestTier = mTier;
                 bestOffset = offset;
@@ -237,6 +244,19 @@ public final class TaskPlacement {
     }
 
     /** Within a tier: most recent checkpoint, then load; over budget: load, then tier. Then index order. */
+    /**
+     * Between replica candidates equal on tier, checkpoint and load: the node that backs up fewer of
+     * the tasks whose active is on this task's active node, so a node's failure spreads its
+     * promotions over the others instead of piling them on one.
+     */
+    private boolean tiedButFewerBackups(int t, int m, int tier, long offset, int b, int bTier, long bOffset) {
+        if (tier != bTier || offset != bOffset || totalLoad[m] != totalLoad[b]) {
+            return false;
+        }
+        int[] row = backups[index.nodeOf[activeOf[t]]];
+        return row[index.nodeOf[m]] < row[index.nodeOf[b]];
+    }
+
     private boolean better(int m, int tier, long offset, int b, int bTier, long bOffset, boolean loadFirst) {
         if (loadFirst && totalLoad[m] != totalLoad[b]) {
             return totalLoad[m] < totalLoad[b];
