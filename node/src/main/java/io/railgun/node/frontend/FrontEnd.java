@@ -12,8 +12,10 @@ import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.CatalogCodec;
 import io.railgun.node.catalog.ControlLog;
+import io.railgun.node.catalog.DdlCodec;
 import io.railgun.node.catalog.StatementEntry;
 import io.railgun.node.catalog.StreamEntry;
+import io.railgun.node.ddl.DdlWriter;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.TaskInput;
 import io.railgun.node.messaging.Topics;
@@ -30,14 +32,14 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * The node's front-end (paper §3): what the HTTP API (and Kafka-native ingestion) calls. DDL is
  * validated against the catalog, published on the control topic, then marked in the input
- * partitions it concerns, so every task applies it at one point of its input (this class: stream
- * admin and topic admin); events and point reads go through its {@link EventRouter}, to every
+ * partitions it concerns, so every task applies it at one point of its input ({@link DdlWriter}:
+ * a change left half done by a node that died is finished by another; this class: stream admin
+ * and topic admin); events and point reads go through its {@link EventRouter}, to every
  * partitioner topic of their stream, and are answered with the merged replies of the tasks.
  *
  * <p>Every method is thread-safe; DDL is serialised on this node. Refusals are
@@ -57,10 +59,12 @@ public final class FrontEnd implements AutoCloseable {
     private final byte[] replyTopic;
     private final Object ddl = new Object();
     private final EventRouter events;
+    private final DdlWriter ddlWriter;
 
     public FrontEnd(Catalog catalog, ControlLog control, Admin admin, KafkaSettings kafka, String replyTopic,
-            short topicReplication, long requestTimeoutMs) {
+            short topicReplication, long requestTimeoutMs, DdlWriter ddlWriter) {
         this.catalog = catalog;
+        this.ddlWriter = ddlWriter;
         this.control = control;
         this.admin = admin;
         this.topicReplication = topicReplication;
@@ -113,13 +117,12 @@ public final class FrontEnd implements AutoCloseable {
                 }
                 StreamEntry changed = current.with(old.withSchema(evolved), current.statements());
                 byte[] value = CatalogCodec.encode(changed, current.version());
-                if (publish(changed.name(), value)) {
-                    byte[] marker = TaskInput.schema(value);
-                    List<CompletableFuture<?>> acks = new ArrayList<>();
-                    for (String p : old.partitioners()) {
-                        markAll(changed, p, marker, acks);
-                    }
-                    awaitAll(acks);
+                byte[] marker = TaskInput.schema(value);
+                List<DdlCodec.Marker> markers = new ArrayList<>();
+                for (String p : old.partitioners()) {
+                    markers.add(new DdlCodec.Marker(p, marker));
+                }
+                if (ddlWriter.change(changed, value, markers)) {
                     LOG.log(System.Logger.Level.INFO, "stream ''{0}'': schema {1}", definition.name(), evolved);
                     return false;
                 }
@@ -190,10 +193,8 @@ public final class FrontEnd implements AutoCloseable {
                 List<StatementEntry> statements = new ArrayList<>(current.statements());
                 statements.add(added);
                 StreamEntry changed = current.with(current.definition(), statements);
-                if (publish(stream, CatalogCodec.encode(changed, current.version()))) {
-                    List<CompletableFuture<?>> acks = new ArrayList<>();
-                    markAll(changed, partitioner, TaskInput.statement(added.id(), backfill, names, query), acks);
-                    awaitAll(acks);
+                if (ddlWriter.change(changed, CatalogCodec.encode(changed, current.version()), List.of(new DdlCodec.Marker(
+                        partitioner, TaskInput.statement(added.id(), backfill, names, query))))) {
                     LOG.log(System.Logger.Level.INFO, "stream ''{0}'': metrics {1} added{2}", stream, names,
                             backfill ? " with backfill" : "");
                     return names;
@@ -232,10 +233,8 @@ public final class FrontEnd implements AutoCloseable {
                     }
                 }
                 StreamEntry changed = current.with(current.definition(), statements);
-                if (publish(stream, CatalogCodec.encode(changed, current.version()))) {
-                    List<CompletableFuture<?>> acks = new ArrayList<>();
-                    markAll(changed, owner.partitioner(), TaskInput.remove(metric), acks);
-                    awaitAll(acks);
+                if (ddlWriter.change(changed, CatalogCodec.encode(changed, current.version()), List.of(new DdlCodec.Marker(
+                        owner.partitioner(), TaskInput.remove(metric))))) {
                     LOG.log(System.Logger.Level.INFO, "stream ''{0}'': metric {1} removed", stream, metric);
                     return;
                 }
@@ -272,9 +271,12 @@ public final class FrontEnd implements AutoCloseable {
         return events.read(stream, metric, keyRow);
     }
 
-    /** A task's answer to a request of this front-end, handed over in memory by a unit of this node. */
-    public void deliver(long correlation, TaskAnswer reply) {
-        replies.deliver(correlation, reply);
+    /**
+     * A task's answer to a request of this front-end, handed over in memory by a unit of this node;
+     * {@code part} says which of the request's tasks answers (a task's copies may all answer).
+     */
+    public void deliver(long correlation, int part, TaskAnswer reply) {
+        replies.deliver(correlation, part, reply);
     }
 
     /** Requests waiting for task replies (for the metrics page). */
@@ -312,33 +314,6 @@ public final class FrontEnd implements AutoCloseable {
         } catch (TimeoutException | ExecutionException e) {
             throw ApiException.unavailable("control_unavailable", "the change could not be written to the control topic"
                     + " in time (" + e.getMessage() + "); retry the request", 1);
-        }
-    }
-
-    private void markAll(StreamEntry stream, String partitioner, byte[] marker, List<CompletableFuture<?>> acks) {
-        String topic = Topics.input(stream, partitioner);
-        for (int p = 0; p < stream.definition().partitions(); p++) {
-            CompletableFuture<Object> ack = new CompletableFuture<>();
-            producer.send(new ProducerRecord<>(topic, p, null, marker), (m, e) -> {
-                if (e != null) {
-                    ack.completeExceptionally(e);
-                } else {
-                    ack.complete(m);
-                }
-            });
-            acks.add(ack);
-        }
-    }
-
-    private void awaitAll(List<CompletableFuture<?>> acks) {
-        try {
-            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiException.unavailable("interrupted", "the node is shutting down", 1);
-        } catch (ExecutionException | TimeoutException e) {
-            throw ApiException.unavailable("kafka_unavailable", "the change is recorded but could not be delivered to every"
-                    + " task (" + e.getMessage() + ")", 1);
         }
     }
 

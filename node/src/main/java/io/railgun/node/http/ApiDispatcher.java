@@ -3,6 +3,7 @@ package io.railgun.node.http;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.NodeConfig;
+import io.railgun.node.cluster.ClusterReport;
 import io.railgun.node.frontend.ApiException;
 import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.ops.Readiness;
@@ -206,7 +207,7 @@ final class ApiDispatcher {
         if (path == null) {
             throw ApiException.notFound("not_found", "no endpoint at " + req.rawPath()
                     + "; the API serves /v1/streams[/{stream}[/metrics[/{name}] | /events | /events:batch]], "
-                    + "/v1/openapi.json, /health[/live | /ready] and /metrics");
+                    + "/v1/cluster, /v1/openapi.json, /health[/live | /ready] and /metrics");
         }
         if (endpoint == null) {
             String allowed = Endpoint.allowed(path.shape());
@@ -227,6 +228,10 @@ final class ApiDispatcher {
                 GrowableBytes out = new GrowableBytes(16 * 1024);
                 metrics.writeText(out);
                 req.respond(200, metrics.textContentType(), out);
+            }
+            case CLUSTER -> {
+                ClusterReport report = backend.cluster();
+                req.respondJson(200, g -> ClusterJson.write(g, report));
             }
             case LIST_STREAMS -> streams.list(req);
             case PUT_STREAM -> streams.put(req);

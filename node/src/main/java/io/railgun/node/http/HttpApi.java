@@ -28,6 +28,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.railgun.node.NodeConfig;
+import io.railgun.node.cluster.ClusterReport;
 import io.railgun.node.frontend.ApiException;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.ops.NodeMetrics;
@@ -43,6 +44,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 
@@ -105,6 +107,12 @@ public final class HttpApi implements AutoCloseable {
     public static HttpApi start(NodeConfig config, FrontEnd frontEnd, NodeMetrics metrics, Readiness readiness)
             throws IOException {
         return start(config, ApiBackend.of(frontEnd), metrics, readiness);
+    }
+
+    /** As {@link #start(NodeConfig, FrontEnd, NodeMetrics, Readiness)}, with {@code GET /v1/cluster} served from {@code cluster}. */
+    public static HttpApi start(NodeConfig config, FrontEnd frontEnd, Supplier<ClusterReport> cluster, NodeMetrics metrics,
+            Readiness readiness) throws IOException {
+        return start(config, ApiBackend.of(frontEnd, cluster), metrics, readiness);
     }
 
     /** Starts over any backend, always ready: the seam tests use to stand in for the front-end. */
