@@ -73,7 +73,8 @@ public final class TaskPlacement {
     private final CopyIndex index;
     private final TaskId[] tasks;
     private final int replication;
-    private final Map<String, Set<String>> topicsByMember;
+    /** The topics each member subscribes to (null: all), by member index. */
+    private final Set<String>[] topicsOf;
     private final int[] activeLoad;
     private final int[] totalLoad;
     private final int[] activeOf;
@@ -84,6 +85,10 @@ public final class TaskPlacement {
     private final Map<TaskId, String> moving;
     /** backups[a][r]: replicas placed on node r of tasks whose active is on node a. */
     private final int[][] backups;
+    /** The best member found so far by {@link #best}, its tier and stale checkpoint offset. */
+    private int candidate;
+    private int candidateTier;
+    private long candidateOffset;
 
     private TaskPlacement(List<MemberInfo> members, Collection<TaskId> taskSet, int replication,
             Map<String, Set<String>> topicsByMember, Map<TaskId, String> moving) {
@@ -93,7 +98,12 @@ public final class TaskPlacement {
         this.index = new CopyIndex(members);
         this.tasks = new TreeSet<>(taskSet).toArray(TaskId[]::new);
         this.replication = replication;
-        this.topicsByMember = topicsByMember;
+        @SuppressWarnings("unchecked")
+        Set<String>[] topics = new Set[index.members.length];
+        for (int m = 0; m < topics.length; m++) {
+            topics[m] = topicsByMember.get(index.members[m].memberId());
+        }
+        this.topicsOf = topics;
         this.moving = moving;
         this.backups = new int[index.nodeCount][index.nodeCount];
         int n = index.members.length;
@@ -220,30 +230,41 @@ public final class TaskPlacement {
 
     /** The best member for task {@code t} in {@code tier} (-1: any tier) with room, or -1. */
     private int best(int t, int tier, Room room, boolean active) {
-        TaskId task = tasks[t];
-        int best = -1;
-        int bestTier = 0;
-        long bestOffset = 0;
-        for (int m = 0; m < index.members.length; m++) {
-            if (!subscribes(m, task) || nodeHasCopy(t, index.nodeOf[m]) || !hasRoom(m, room, active)) {
-                continue;
+        candidate = -1;
+        if (tier >= 0 && tier < CopyIndex.TIER_NONE) {
+            // only units of nodes holding a copy can be in these tiers; nodes ascending, units contiguous
+            for (int node : index.nodesWithCopies(tasks[t])) {
+                for (int m = index.firstMemberOf(node); m < index.firstMemberOf(node + 1); m++) {
+                    consider(t, m, tier, room, active);
+                }
             }
-            int mTier = index.tier(task, m, active);
-            if (tier >= 0 && mTier != tier) {
-                continue;
-            }
-            long offset = mTier == CopyIndex.TIER_STALE ? index.staleOffset(task, index.nodeOf[m]) : 0;
-            if (best < 0 || better(m, mTier, offset, best, bestTier, bestOffset, room == Room.ANY)
-                    || (!active && tiedButFewerBackups(t, m, mTier, offset, best, bestTier, bestOffset))) {
-                best = m;
-                bestTier = mTier;
-                bestOffset = offset;
+        } else {
+            for (int m = 0; m < index.members.length; m++) {
+                consider(t, m, tier, room, active);
             }
         }
-        return best;
+        return candidate;
     }
 
-    /** Within a tier: most recent checkpoint, then load; over budget: load, then tier. Then index order. */
+    /** Makes member {@code m} the {@link #candidate} if it qualifies and beats the current one. */
+    private void consider(int t, int m, int tier, Room room, boolean active) {
+        TaskId task = tasks[t];
+        if (!subscribes(m, task) || nodeHasCopy(t, index.nodeOf[m]) || !hasRoom(m, room, active)) {
+            return;
+        }
+        int mTier = index.tier(task, m, active);
+        if (tier >= 0 && mTier != tier) {
+            return;
+        }
+        long offset = mTier == CopyIndex.TIER_STALE ? index.staleOffset(task, index.nodeOf[m]) : 0;
+        if (candidate < 0 || better(m, mTier, offset, candidate, candidateTier, candidateOffset, room == Room.ANY)
+                || (!active && tiedButFewerBackups(t, m, mTier, offset, candidate, candidateTier, candidateOffset))) {
+            candidate = m;
+            candidateTier = mTier;
+            candidateOffset = offset;
+        }
+    }
+
     /**
      * Between replica candidates equal on tier, checkpoint and load: the node that backs up fewer of
      * the tasks whose active is on this task's active node, so a node's failure spreads its
@@ -257,6 +278,7 @@ public final class TaskPlacement {
         return row[index.nodeOf[m]] < row[index.nodeOf[b]];
     }
 
+    /** Within a tier: most recent checkpoint, then load; over budget: load, then tier. Then index order. */
     private boolean better(int m, int tier, long offset, int b, int bTier, long bOffset, boolean loadFirst) {
         if (loadFirst && totalLoad[m] != totalLoad[b]) {
             return totalLoad[m] < totalLoad[b];
@@ -279,7 +301,7 @@ public final class TaskPlacement {
     }
 
     private boolean subscribes(int m, TaskId task) {
-        Set<String> topics = topicsByMember.get(index.members[m].memberId());
+        Set<String> topics = topicsOf[m];
         return topics == null || topics.contains(task.topic());
     }
 
