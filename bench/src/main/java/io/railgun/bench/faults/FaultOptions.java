@@ -37,12 +37,12 @@ record FaultOptions(boolean shortRun, int brokers, int nodes, double rate, int c
               restart it), prints pauses and latency per fault window, then checks every 200 reply
               against a brute-force recomputation from the input topics. Exit 0 only when exact.
               --short: the CI version (< 3 min): 150 ev/s, 8 s warm-up, 6 s steady, 5 s down, 8 s settle;
-              the full one: 400 ev/s, 20 s warm-up, 30 s steady, 15 s down, 30 s settle.""";
+              the full one: 300 ev/s, 20 s warm-up, 30 s steady, 15 s down, 30 s settle.""";
 
     static FaultOptions parse(String[] args) {
         boolean shortRun = List.of(args).contains("--short");
         int brokers = 3;
-        double rate = shortRun ? 150 : 400;
+        double rate = shortRun ? 150 : 300;
         int cards = shortRun ? 100 : 300;
         int partitions = 6;
         int warmup = shortRun ? 8 : 20;

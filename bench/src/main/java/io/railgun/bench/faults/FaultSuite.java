@@ -19,6 +19,14 @@ public final class FaultSuite {
     private FaultSuite() {}
 
     public static void main(String[] args) throws Exception {
+        System.exit(execute(args, Path.of("").toAbsolutePath()));
+    }
+
+    /**
+     * Runs the suite with the checkout at {@code root} (where {@code ./railgun} is) and returns the
+     * exit code; every child process is gone and the temporary directory deleted when it returns.
+     */
+    static int execute(String[] args, Path root) throws Exception {
         // the checker's and the cluster probes' Kafka clients: their connection warnings while a broker
         // is down or starting are expected
         ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.apache.kafka"))
@@ -28,13 +36,12 @@ public final class FaultSuite {
             parsed = FaultOptions.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
-            System.exit(args.length > 0 && (args[0].equals("--help") || args[0].equals("-h")) ? 0 : 2);
-            return;
+            return args.length > 0 && (args[0].equals("--help") || args[0].equals("-h")) ? 0 : 2;
         }
-        Path railgun = Path.of("railgun").toAbsolutePath();
+        Path railgun = root.resolve("railgun");
         if (!Files.isExecutable(railgun)) {
-            System.err.println("faults: run from the repository root (bench/run faults): no ./railgun here");
-            System.exit(2);
+            System.err.println("faults: no executable " + railgun + ": run from the repository root (bench/run faults)");
+            return 2;
         }
         FaultOptions options = parsed;
         if (options.brokers() == 3 && !LocalCluster.brokerClusterSupported(railgun)) {
@@ -54,17 +61,18 @@ public final class FaultSuite {
                 }
             }
         }, "faults-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup);
-        int exit;
+        Runtime.getRuntime().addShutdownHook(cleanup); // Ctrl-C
         try {
-            exit = run(options, cluster, dir);
+            return run(options, cluster, dir);
         } catch (Exception e) {
             System.out.println("faults: the run failed: " + e);
             e.printStackTrace(System.out);
             System.out.println("faults: logs of the brokers and nodes in " + dir + (keep ? "" : " (rerun with --keep to keep them)"));
-            exit = 2;
+            return 2;
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+            cleanup.run();
         }
-        System.exit(exit); // the shutdown hook kills the children and deletes the directory
     }
 
     private static int run(FaultOptions o, LocalCluster cluster, Path dir) throws Exception {
