@@ -19,18 +19,19 @@ import java.util.List;
  * @param downS          how long a SIGKILLed node or broker stays down before it is started again
  * @param settleS        how long each window goes on after its fault has been repaired
  * @param maxAttempts    attempts per event (retries after 503 or a connection error, same event id)
+ * @param maxInFlight    most requests outstanding at once (the generator then sends late, measured from due)
  * @param nodeJavaOpts   JVM options of every node and broker (RAILGUN_JAVA_OPTS)
  * @param replication    the nodes' {@code --replication}
  * @param keep           keep the run's temporary directory (logs, data) instead of deleting it
  * @param seed           seed of the generator's keys and amounts
  */
 record FaultOptions(boolean shortRun, int brokers, int nodes, double rate, int cards, int partitions, int warmupS, int steadyS,
-                    int downS, int settleS, int maxAttempts, String nodeJavaOpts, int replication, boolean keep,
+                    int downS, int settleS, int maxAttempts, int maxInFlight, String nodeJavaOpts, int replication, boolean keep,
                     long seed) {
 
     static final String USAGE = """
             bench/run faults [--short] [--brokers 1|3] [--rate EV_PER_S] [--cards N] [--partitions N]
-                             [--warmup S] [--steady S] [--down S] [--settle S] [--attempts N] [--replication R]
+                             [--warmup S] [--steady S] [--down S] [--settle S] [--attempts N] [--in-flight N] [--replication R]
                              [--java-opts OPTS] [--seed N] [--keep]
               Starts a Kafka cluster and 3 nodes on this machine under steady open-loop load, injects
               faults (SIGKILL a node and restart it, add a 4th node, SIGTERM one, SIGKILL a broker and
@@ -50,6 +51,7 @@ record FaultOptions(boolean shortRun, int brokers, int nodes, double rate, int c
         int down = shortRun ? 5 : 15;
         int settle = shortRun ? 8 : 30;
         int attempts = 3;
+        int maxInFlight = 900;
         int replication = 2;
         String javaOpts = "-Xms64m -Xmx320m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError";
         boolean keep = false;
@@ -69,6 +71,7 @@ record FaultOptions(boolean shortRun, int brokers, int nodes, double rate, int c
                 case "--down" -> down = Integer.parseInt(value(rest, ++i, a));
                 case "--settle" -> settle = Integer.parseInt(value(rest, ++i, a));
                 case "--attempts" -> attempts = Integer.parseInt(value(rest, ++i, a));
+                case "--in-flight" -> maxInFlight = Integer.parseInt(value(rest, ++i, a));
                 case "--replication" -> replication = Integer.parseInt(value(rest, ++i, a));
                 case "--java-opts" -> javaOpts = value(rest, ++i, a);
                 case "--seed" -> seed = Long.parseLong(value(rest, ++i, a));
@@ -78,15 +81,15 @@ record FaultOptions(boolean shortRun, int brokers, int nodes, double rate, int c
         if (brokers != 1 && brokers != 3) {
             throw new IllegalArgumentException("--brokers must be 1 or 3");
         }
-        if (rate <= 0 || cards < 1 || partitions < 1 || attempts < 1 || warmup < 0 || steady < 1 || down < 0 || settle < 1) {
+        if (rate <= 0 || cards < 1 || partitions < 1 || attempts < 1 || maxInFlight < 1 || warmup < 0 || steady < 1 || down < 0 || settle < 1) {
             throw new IllegalArgumentException("rates, counts and durations must be positive\n" + USAGE);
         }
-        return new FaultOptions(shortRun, brokers, 3, rate, cards, partitions, warmup, steady, down, settle, attempts, javaOpts,
+        return new FaultOptions(shortRun, brokers, 3, rate, cards, partitions, warmup, steady, down, settle, attempts, maxInFlight, javaOpts,
                 replication, keep, seed);
     }
 
     FaultOptions withBrokers(int n) {
-        return new FaultOptions(shortRun, n, nodes, rate, cards, partitions, warmupS, steadyS, downS, settleS, maxAttempts,
+        return new FaultOptions(shortRun, n, nodes, rate, cards, partitions, warmupS, steadyS, downS, settleS, maxAttempts, maxInFlight,
                 nodeJavaOpts, replication, keep, seed);
     }
 

@@ -99,7 +99,7 @@ public final class FaultSuite {
         System.out.printf("faults: %d nodes ready, stream '%s' and its metrics created in %.1f s%n", nodes.size(),
                 StreamSetup.STREAM, (System.nanoTime() - setup) / 1e9);
 
-        LoadGenerator load = new LoadGenerator(StreamSetup.STREAM, o.rate(), o.cards(), o.maxAttempts(), o.seed());
+        LoadGenerator load = new LoadGenerator(StreamSetup.STREAM, o.rate(), o.cards(), o.maxAttempts(), o.maxInFlight(), o.seed());
         for (String n : nodes) {
             load.addTarget(n, cluster.nodeUri(n));
         }
@@ -141,6 +141,16 @@ public final class FaultSuite {
                 .mapToInt(Attempt::event).distinct().count();
         System.out.printf("events: %d sent, %d never acknowledged after %d attempt(s) at most%n", events.size(),
                 neverAcknowledged, o.maxAttempts());
+        long lateSends = attempts.stream().filter(a -> a.sentNs() - a.dueNs() > 10_000_000L).count();
+        System.out.printf("generator: %d request(s) sent over 10 ms after due (machine busy or %d in flight), the latest"
+                + " by %.0f ms%n", lateSends, o.maxInFlight(),
+                attempts.stream().mapToLong(a -> a.sentNs() - a.dueNs()).max().orElse(0) / 1e6);
+        Map<String, Long> failures = attempts.stream().filter(a -> a.status() == Attempt.CONNECTION_ERROR)
+                .collect(java.util.stream.Collectors.groupingBy(a -> a.body().split(":", 2)[0],
+                        java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+        if (!failures.isEmpty()) {
+            System.out.println("connection errors by kind: " + failures);
+        }
         return check(cluster, fields, events, attempts);
     }
 

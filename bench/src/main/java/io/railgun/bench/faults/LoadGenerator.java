@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,13 +27,18 @@ import java.util.concurrent.locks.LockSupport;
  * through the JDK's HTTP client (not Railgun's client). Every event has a unique id; after a 503 or
  * a connection error the same event (same id and fields) is sent again to the next node, after the
  * reply's {@code Retry-After} (or 200 ms), up to {@code maxAttempts} requests. Every request and its
- * outcome is recorded ({@link Attempt}).
+ * outcome is recorded ({@link Attempt}). At most {@code maxInFlight} requests are outstanding (each
+ * holds a connection, and a node refuses more than 1,000 from one address): beyond that the sender
+ * waits and sends late, and the request's latency still counts from when it was due.
  *
  * <p>Threads: the sender thread ({@link #start}) and the HTTP client's completion threads record
  * outcomes; the driver changes the rotation ({@link #addTarget}, {@link #removeTarget}) like a load
  * balancer taking a node in or out, and reads the records after {@link #stopAndDrain}.
  */
 final class LoadGenerator {
+    /** The HTTP client's timeout of a request: well beyond the node's own (10 s by default, then 503). */
+    static final int REQUEST_TIMEOUT_S = 20;
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
             .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
     private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -50,6 +56,7 @@ final class LoadGenerator {
     private final List<SentEvent> events = new ArrayList<>();
     private final ConcurrentLinkedQueue<Attempt> attempts = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pending = new AtomicInteger();
+    private final Semaphore inFlight;
     private final AtomicLong ok = new AtomicLong();
     private final AtomicLong unavailable = new AtomicLong();
     private final AtomicLong otherStatus = new AtomicLong();
@@ -58,7 +65,8 @@ final class LoadGenerator {
     private volatile int sent;
     private Thread sender;
 
-    LoadGenerator(String stream, double rate, int cards, int maxAttempts, long seed) {
+    LoadGenerator(String stream, double rate, int cards, int maxAttempts, int maxInFlight, long seed) {
+        this.inFlight = new Semaphore(maxInFlight);
         this.path = "/v1/streams/" + stream + "/events";
         this.rate = rate;
         this.cards = cards;
@@ -98,18 +106,20 @@ final class LoadGenerator {
                 events.add(e);
             }
             sent = i + 1;
+            inFlight.acquireUninterruptibly();
             send(i, e, 1, due);
         }
     }
 
     private void send(int index, SentEvent e, int attempt, long due) {
         Map.Entry<String, URI> target = targets.get(Math.floorMod(nextTarget.getAndIncrement(), targets.size()));
-        HttpRequest request = HttpRequest.newBuilder(target.getValue()).timeout(Duration.ofSeconds(30))
+        HttpRequest request = HttpRequest.newBuilder(target.getValue()).timeout(Duration.ofSeconds(REQUEST_TIMEOUT_S))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(e.json())).build();
         pending.incrementAndGet();
         long sentNs = System.nanoTime();
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
             long done = System.nanoTime();
+            inFlight.release();
             int status = response == null ? Attempt.CONNECTION_ERROR : response.statusCode();
             String body = response == null ? String.valueOf(failure) : response.body();
             attempts.add(new Attempt(index, attempt, target.getKey(), due, sentNs, done, status, body));
@@ -120,6 +130,7 @@ final class LoadGenerator {
                 pending.incrementAndGet();
                 retries.schedule(() -> {
                     try {
+                        inFlight.acquireUninterruptibly();
                         send(index, e, attempt + 1, System.nanoTime());
                     } finally {
                         pending.decrementAndGet();
