@@ -1,6 +1,7 @@
 package io.railgun.node.cli;
 
 import io.railgun.node.broker.BrokerCredentials;
+import io.railgun.node.broker.ClusterLayout;
 import io.railgun.node.broker.EmbeddedBroker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -8,18 +9,23 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code railgun broker}: a standalone single-node Kafka broker (KRaft) on 127.0.0.1 for development
- * clusters and tests. With {@code --sasl}, both listeners take SASL/PLAIN only, as the user of
- * {@link BrokerCredentials} (generated in the data directory on first use), and the command prints
- * the {@code --kafka-property} flags that let nodes in. Waits until SIGTERM (or Ctrl-C), which closes
- * the broker in a shutdown hook. Runs on the main thread.
+ * {@code railgun broker}: a standalone Kafka broker (KRaft) on 127.0.0.1 for development clusters
+ * and tests, alone or, with {@code --broker-id}, one broker (and controller) of a KRaft cluster of
+ * one process per broker ({@link BrokerLayouts}). With {@code --sasl}, both listeners take
+ * SASL/PLAIN only, as the user of {@link BrokerCredentials} (generated on first use: in the data
+ * directory of a single broker, in the parent of the data directories for a cluster, whose brokers
+ * must share it), and the command prints the {@code --kafka-property} flags that let nodes in. Waits
+ * until SIGTERM (or Ctrl-C), which closes the broker in a shutdown hook. Runs on the main thread.
  */
 final class BrokerCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerCommand.class);
@@ -27,7 +33,7 @@ final class BrokerCommand implements Callable<Integer> {
     /** Starts a broker; {@code EmbeddedBroker.start} in production, a fake in tests. */
     @FunctionalInterface
     interface BrokerLauncher {
-        EmbeddedBroker start(Path dataDir, int port, Map<String, String> overrides) throws Exception;
+        EmbeddedBroker start(Path dataDir, ClusterLayout layout, Map<String, String> overrides) throws Exception;
     }
 
     private final Map<String, String> env;
@@ -49,14 +55,15 @@ final class BrokerCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Path dataDir;
-        int port;
+        ClusterLayout layout;
         boolean sasl;
         try {
             List<ConfigLayer> layers = List.of(
                     CommandSpecs.flags(spec.commandLine().getParseResult(), BrokerSettings.ALL),
                     Environment.forBroker(env));
-            dataDir = SettingValue.pick(BrokerSettings.DATA_DIR, layers).value();
-            port = SettingValue.pick(BrokerSettings.PORT, layers).value();
+            BrokerLayouts.Placed placed = BrokerLayouts.resolve(layers);
+            dataDir = placed.dataDir();
+            layout = placed.layout();
             sasl = SettingValue.pick(BrokerSettings.SASL, layers).value();
         } catch (ConfigException e) {
             err.println("railgun broker: " + e.getMessage());
@@ -64,7 +71,11 @@ final class BrokerCommand implements Callable<Integer> {
         }
         String problem = StartupChecks.dataDir(dataDir, "--data-dir");
         if (problem == null) {
-            problem = StartupChecks.port(StartupChecks.BROKER_HOST, port, "--port", null);
+            problem = layout.isSingle() ? StartupChecks.port(layout.host(), layout.clientPort(), "--port", null)
+                    : StartupChecks.port(layout.host(), layout.clientPort(), "--base-port", "--host");
+        }
+        if (problem == null && !layout.isSingle()) {
+            problem = StartupChecks.port(layout.host(), layout.controllerPort(), "--base-port", "--host");
         }
         if (problem != null) {
             err.println("railgun broker: " + problem);
@@ -72,20 +83,28 @@ final class BrokerCommand implements Callable<Integer> {
         }
         BrokerCredentials credentials = null;
         if (sasl) {
+            Path credentialsDir = layout.isSingle() ? dataDir : dataDir.toAbsolutePath().normalize().getParent();
             try {
-                credentials = BrokerCredentials.loadOrCreate(dataDir);
+                credentials = layout.isSingle() ? BrokerCredentials.loadOrCreate(dataDir) : sharedCredentials(credentialsDir);
             } catch (IOException e) {
-                err.println("railgun broker: cannot keep the SASL credentials in " + ValueTypes.PATH.format(dataDir) + ": "
-                        + Failures.reason(e));
+                err.println("railgun broker: cannot keep the SASL credentials in " + ValueTypes.PATH.format(credentialsDir)
+                        + ": " + Failures.reason(e));
                 return Main.EXIT_FAILURE;
             }
         }
+        if (!layout.isSingle()) {
+            out.println("Kafka broker " + layout.brokerId() + " of " + layout.size() + " (KRaft, cluster "
+                    + (layout.clusterId()) + ") starting on " + layout.host() + ":" + layout.clientPort()
+                    + ", controller on port " + layout.controllerPort() + ", data in " + ValueTypes.PATH.format(dataDir)
+                    + "; it serves once a majority of the " + layout.size() + " brokers run");
+            out.flush();
+        }
         EmbeddedBroker broker;
         try {
-            broker = launcher.start(dataDir, port, credentials == null ? Map.of() : credentials.brokerOverrides());
+            broker = launcher.start(dataDir, layout, credentials == null ? Map.of() : credentials.brokerOverrides());
         } catch (Exception e) {
             LOG.debug("broker start-up failed", e);
-            err.println("railgun broker: cannot start the broker: " + StartupFailure.describeBroker(e, dataDir));
+            err.println("railgun broker: cannot start the broker: " + StartupFailure.describeBroker(e, dataDir, !layout.isSingle()));
             return Main.EXIT_FAILURE;
         }
         var stopped = new CountDownLatch(1);
@@ -99,14 +118,31 @@ final class BrokerCommand implements Callable<Integer> {
                 stopped.countDown();
             }
         }, "railgun-broker-shutdown"));
-        out.println("Kafka broker (KRaft) listening on " + broker.bootstrapServers()
+        String bootstrap = layout.isSingle() ? broker.bootstrapServers() : layout.bootstrapServers();
+        out.println("Kafka broker " + (layout.isSingle() ? "" : layout.brokerId() + " of " + layout.size() + " ")
+                + "(KRaft) listening on " + broker.bootstrapServers()
                 + (credentials == null ? "" : " (SASL/PLAIN)") + ", data in " + ValueTypes.PATH.format(dataDir));
         if (credentials != null) {
-            out.println(nodeFlags(broker.bootstrapServers(), credentials));
+            out.println(nodeFlags(bootstrap, credentials));
+        } else if (!layout.isSingle()) {
+            out.println("Nodes join the cluster with: ./railgun start --kafka " + bootstrap);
         }
         out.flush();
         stopped.await();
         return Main.EXIT_OK;
+    }
+
+    /**
+     * The credentials the brokers of a cluster share, in {@code dir}: made by the first broker to come,
+     * under a file lock, so brokers started together do not each write their own.
+     */
+    private static BrokerCredentials sharedCredentials(Path dir) throws IOException {
+        io.railgun.node.security.OwnerOnly.createDirectories(dir);
+        Path lockFile = dir.resolve(BrokerCredentials.FILE + ".lock");
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock ignored = channel.lock()) {
+            return BrokerCredentials.loadOrCreate(dir);
+        }
     }
 
     /** How nodes and other clients get in: the client configuration file, and the flags of a node. */

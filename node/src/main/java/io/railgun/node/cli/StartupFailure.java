@@ -18,26 +18,29 @@ final class StartupFailure {
     }
 
     static String describe(Throwable failure, NodeConfig config) {
-        return describe(failure, "--port and --broker-port", config.dataDir(), config.kafka());
+        return describe(failure, "choose another with --port and --broker-port, 0 picks a free one", config.dataDir(),
+                config.kafka());
     }
 
-    static String describeBroker(Throwable failure, Path dataDir) {
-        return describe(failure, "--port", dataDir, null);
+    /** @param cluster whether the broker is one of a cluster, whose ports follow {@code --base-port} */
+    static String describeBroker(Throwable failure, Path dataDir, boolean cluster) {
+        return describe(failure, cluster ? "choose another with --base-port (every broker of the cluster alike)"
+                : "choose another with --port, 0 picks a free one", dataDir, null);
     }
 
     /**
      * E.g. {@code Address already in use (another process holds a port: choose another with --port...)}.
      *
-     * @param portFlags the flags that choose the ports
+     * @param portHint  what to do about a port in use: the flags that choose the ports
      * @param kafka     the external Kafka's bootstrap servers, or null
      */
-    static String describe(Throwable failure, String portFlags, Path dataDir, String kafka) {
+    static String describe(Throwable failure, String portHint, Path dataDir, String kafka) {
         List<String> reasons = new ArrayList<>();
         String hint = null;
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
             if (t instanceof BindException) {
-                hint = "another process holds a port: choose another with " + portFlags + ", 0 picks a free one";
+                hint = "another process holds a port: " + portHint;
             } else if (t instanceof AccessDeniedException) {
                 hint = "check the permissions of the data directory " + dataDir.toAbsolutePath() + " (--data-dir)";
             } else if (kafka != null && t.getClass().getSimpleName().contains("Timeout")) {

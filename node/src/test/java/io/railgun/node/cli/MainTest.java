@@ -3,6 +3,7 @@ package io.railgun.node.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.railgun.node.broker.BrokerCredentials;
+import io.railgun.node.broker.ClusterLayout;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -41,6 +42,7 @@ class MainTest {
     private final StringWriter err = new StringWriter();
     private final AtomicReference<Object> launched = new AtomicReference<>();
     private final AtomicReference<Map<String, String>> brokerOverrides = new AtomicReference<>();
+    private final AtomicReference<ClusterLayout> brokerLayout = new AtomicReference<>();
 
     private int run(Map<String, String> env, String... args) {
         var cl = Main.commandLine(env,
@@ -48,8 +50,9 @@ class MainTest {
                     launched.set(config);
                     throw new IllegalStateException("the fake node does not start");
                 },
-                (dataDir, port, overrides) -> {
+                (dataDir, layout, overrides) -> {
                     launched.set(dataDir);
+                    brokerLayout.set(layout);
                     brokerOverrides.set(overrides);
                     throw new UncheckedIOException(new IOException("socket server failed",
                             new BindException("Address already in use")));
@@ -200,6 +203,57 @@ class MainTest {
                 .contains("--kafka-property 'security.protocol=SASL_PLAINTEXT'")
                 .contains("--kafka-property 'sasl.mechanism=PLAIN'")
                 .contains("--kafka-property 'sasl.jaas.config=" + credentials.clientProperties().get("sasl.jaas.config") + "'");
+    }
+
+    @Test
+    void aBrokerOfAClusterTakesItsPortsFromTheBaseAndSaysHowNodesJoin() {
+        Path data = dir.resolve("b2");
+        int code = run(Map.of("RAILGUN_BROKER_CLUSTER_SIZE", "3"), "broker", "--broker-id", "2", "--base-port", "29092",
+                "--data-dir", data.toString());
+        assertThat(code).as(err.toString()).isEqualTo(1); // the fake launcher fails
+        ClusterLayout layout = brokerLayout.get();
+        assertThat(layout.brokerId()).isEqualTo(2);
+        assertThat(layout.clientPort()).isEqualTo(29102);
+        assertThat(layout.controllerPort()).isEqualTo(29103);
+        assertThat(layout.bootstrapServers()).isEqualTo("127.0.0.1:29092,127.0.0.1:29102,127.0.0.1:29112");
+        assertThat(launched.get()).isEqualTo(data);
+        assertThat(out.toString()).startsWith("Kafka broker 2 of 3 (KRaft, cluster " + layout.clusterId()
+                + ") starting on 127.0.0.1:29102, controller on port 29103");
+        assertThat(err.toString()).contains("choose another with --base-port");
+
+        run(Map.of(), "broker", "--broker-id", "1", "--voters", "1@127.0.0.1:29093,2@127.0.0.1:29103",
+                "--data-dir", data.toString());
+        assertThat(brokerLayout.get().clientPort()).isEqualTo(29092);
+        assertThat(brokerLayout.get().size()).isEqualTo(2);
+    }
+
+    @Test
+    void clusterOptionsThatConflictOrMissAreOneLineAndExitCode2() {
+        assertThat(run(Map.of(), "broker", "--cluster-size", "3")).isEqualTo(2);
+        assertThat(err.toString()).contains("--cluster-size is for a broker of a cluster: add --broker-id I");
+        assertThat(run(Map.of(), "broker", "--broker-id", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--broker-id needs the number of brokers: add --cluster-size N");
+        assertThat(run(Map.of(), "broker", "--broker-id", "4", "--cluster-size", "3")).isEqualTo(2);
+        assertThat(err.toString()).contains("--broker-id must be 1 to 3");
+        assertThat(run(Map.of(), "broker", "--broker-id", "1", "--cluster-size", "3", "--port", "9092")).isEqualTo(2);
+        assertThat(err.toString()).contains("--port is for a single broker; a cluster's ports follow --base-port");
+        assertThat(run(Map.of(), "broker", "--broker-id", "1", "--cluster-size", "3", "--voters", "1@h:9093")).isEqualTo(2);
+        assertThat(err.toString()).contains("--cluster-size and --voters both place the brokers");
+        assertThat(run(Map.of(), "broker", "--broker-id", "1", "--voters", "1@h")).isEqualTo(2);
+        assertThat(err.toString()).contains("--voters entry '1@h' is not id@host:port");
+        assertThat(brokerLayout.get()).as("nothing was started").isNull();
+    }
+
+    @Test
+    void theBrokersOfAClusterShareOneSaslUserKeptBesideTheirDataDirectories() throws IOException {
+        run(Map.of(), "broker", "--broker-id", "1", "--cluster-size", "3", "--base-port", "29092", "--sasl",
+                "--data-dir", dir.resolve("cluster").resolve("broker-1").toString());
+        Map<String, String> first = brokerOverrides.get();
+        run(Map.of(), "broker", "--broker-id", "2", "--cluster-size", "3", "--base-port", "29092", "--sasl",
+                "--data-dir", dir.resolve("cluster").resolve("broker-2").toString());
+        assertThat(brokerOverrides.get()).isEqualTo(first)
+                .isEqualTo(BrokerCredentials.loadOrCreate(dir.resolve("cluster")).brokerOverrides());
+        assertThat(dir.resolve("cluster").resolve("broker-1").resolve(BrokerCredentials.FILE)).doesNotExist();
     }
 
     @Test
