@@ -50,10 +50,10 @@ public final class FaultSuite {
         }
         Path dir = Files.createTempDirectory("railgun-faults-");
         LocalCluster cluster = new LocalCluster(railgun, dir, options);
-        boolean keep = options.keep();
+        boolean[] keep = {options.keep()};
         Thread cleanup = new Thread(() -> {
             cluster.close();
-            if (!keep) {
+            if (!keep[0]) {
                 try {
                     LocalCluster.deleteTree(dir);
                 } catch (Exception e) {
@@ -62,17 +62,23 @@ public final class FaultSuite {
             }
         }, "faults-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup); // Ctrl-C
+        int exit;
         try {
-            return run(options, cluster, dir);
+            exit = run(options, cluster, dir);
         } catch (Exception e) {
             System.out.println("faults: the run failed: " + e);
             e.printStackTrace(System.out);
-            System.out.println("faults: logs of the brokers and nodes in " + dir + (keep ? "" : " (rerun with --keep to keep them)"));
-            return 2;
+            exit = 2;
         } finally {
             Runtime.getRuntime().removeShutdownHook(cleanup);
-            cleanup.run();
         }
+        // a failed run keeps its evidence: the brokers' and nodes' logs and every request (requests.csv)
+        keep[0] |= exit != 0;
+        cleanup.run();
+        if (keep[0]) {
+            System.out.println("faults: logs, data and requests.csv kept in " + dir + " (delete it when done)");
+        }
+        return exit;
     }
 
     private static int run(FaultOptions o, LocalCluster cluster, Path dir) throws Exception {
@@ -130,6 +136,7 @@ public final class FaultSuite {
         List<Attempt> attempts = load.attempts();
         List<SentEvent> events = load.events();
         load.close();
+        writeRequests(dir.resolve("requests.csv"), t0, events, attempts);
         long[] okTimes = attempts.stream().filter(a -> a.status() == 200).mapToLong(Attempt::doneNs).sorted().toArray();
         System.out.println();
         System.out.println("Pauses and latency per fault window (requests by the time they were due; latency from then):");
@@ -184,6 +191,20 @@ public final class FaultSuite {
         }
         System.out.println(r.exact() ? "faults: EXACT" : "faults: NOT EXACT" + (r.checkedReplies() == 0 ? " (no 200 reply at all)" : ""));
         return r.exact() ? 0 : 1;
+    }
+
+    /** Every request, for a post-mortem: times in ms since the load started. */
+    private static void writeRequests(Path file, long t0, List<SentEvent> events, List<Attempt> attempts)
+            throws java.io.IOException {
+        try (var out = Files.newBufferedWriter(file)) {
+            out.write("event_id,card,ts,amount,attempt,node,due_ms,sent_ms,done_ms,status,body\n");
+            for (Attempt a : attempts) {
+                SentEvent e = events.get(a.event());
+                out.write(String.format("%s,%s,%d,%s,%d,%s,%.3f,%.3f,%.3f,%d,\"%s\"%n", e.id(), e.card(), e.ts(), e.amount(),
+                        a.attempt(), a.node(), (a.dueNs() - t0) / 1e6, (a.sentNs() - t0) / 1e6, (a.doneNs() - t0) / 1e6,
+                        a.status(), a.body().strip().replace("\"", "\"\"")));
+            }
+        }
     }
 
     private static Thread progressPrinter(LoadGenerator load, FaultScenarios faults) {

@@ -121,7 +121,8 @@ final class LoadGenerator {
             long done = System.nanoTime();
             inFlight.release();
             int status = response == null ? Attempt.CONNECTION_ERROR : response.statusCode();
-            String body = response == null ? String.valueOf(failure) : response.body();
+            String body = response == null ? String.valueOf(failure instanceof java.util.concurrent.CompletionException c
+                    && c.getCause() != null ? c.getCause() : failure) : response.body();
             attempts.add(new Attempt(index, attempt, target.getKey(), due, sentNs, done, status, body));
             (status == 200 ? ok : status == 503 ? unavailable : status == 0 ? connectionErrors : otherStatus)
                     .incrementAndGet();
