@@ -2,12 +2,14 @@ package io.railgun.bench.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * The independent checker: compares every reply that got a 200 with the {@link BruteForceOracle}'s
@@ -19,7 +21,9 @@ import java.util.Set;
  *       the recomputed answers of the records of their id (a reply maps to one record; several
  *       replies of one id, to distinct records);</li>
  *   <li><b>not as sent</b>: topic records whose id the generator never sent, or whose card, time
- *       or amount differ from what it sent.</li>
+ *       or amount differ from what it sent, or that sit in another partition than their card's
+ *       ({@code toPositive(murmur2(card)) % partitions}, docs/semantics.md): a card spread over two
+ *       tasks would have two windows, each recomputed "exactly" from its own partition.</li>
  * </ul>
  * Any of them non-zero, or no 200 reply at all to check, fails the run.
  */
@@ -45,7 +49,8 @@ final class ExactnessChecker {
         }
     }
 
-    Result check(List<SentEvent> sent, List<Attempt> attempts, List<Expected> expected) {
+    /** @param partitions the input topic's partition count */
+    Result check(List<SentEvent> sent, List<Attempt> attempts, List<Expected> expected, int partitions) {
         List<String> offenders = new ArrayList<>();
         Map<String, SentEvent> sentById = new HashMap<>();
         for (SentEvent e : sent) {
@@ -60,6 +65,9 @@ final class ExactnessChecker {
             if (s == null || !s.card().equals(r.card()) || s.ts() != r.ts() || s.amountQuarters() != r.amountQuarters()) {
                 notAsSent++;
                 note(offenders, "not as sent: " + r + " (sent: " + s + ")");
+            } else if (r.partition() != partitionOf(r.card(), partitions)) {
+                notAsSent++;
+                note(offenders, "not as sent: " + r + " is not in its card's partition " + partitionOf(r.card(), partitions));
             }
         }
         int moreThanOnce = (int) byId.values().stream().filter(l -> l.size() > 1).count();
@@ -123,6 +131,11 @@ final class ExactnessChecker {
         }
         return new Result(checked, duplicates, late, expected.size(), lostIds.size(), twice.size(), notAsSent, moreThanOnce,
                 unacknowledgedInTopic, offenders);
+    }
+
+    /** Kafka's default partitioner on the key's UTF-8 bytes, as the node routes events. */
+    static int partitionOf(String card, int partitions) {
+        return Utils.toPositive(Utils.murmur2(card.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 
     private boolean matches(JsonNode reply, String id, Expected x) {

@@ -37,7 +37,7 @@ record FaultOptions(boolean shortRun, int brokers, int nodes, double rate, int c
               faults (SIGKILL a node and restart it, add a 4th node, SIGTERM one, SIGKILL a broker and
               restart it), prints pauses and latency per fault window, then checks every 200 reply
               against a brute-force recomputation from the input topics. Exit 0 only when exact.
-              --short: the CI version (< 3 min): 150 ev/s, 8 s warm-up, 6 s steady, 5 s down, 8 s settle;
+              --short: the CI version (< 3 min): 150 ev/s, 6 s warm-up, 5 s steady, 5 s down, 6 s settle;
               the full one: 300 ev/s, 20 s warm-up, 30 s steady, 15 s down, 30 s settle.""";
 
     static FaultOptions parse(String[] args) {
@@ -46,10 +46,10 @@ record FaultOptions(boolean shortRun, int brokers, int nodes, double rate, int c
         double rate = shortRun ? 150 : 300;
         int cards = shortRun ? 100 : 300;
         int partitions = 6;
-        int warmup = shortRun ? 8 : 20;
-        int steady = shortRun ? 6 : 30;
+        int warmup = shortRun ? 6 : 20;
+        int steady = shortRun ? 5 : 30;
         int down = shortRun ? 5 : 15;
-        int settle = shortRun ? 8 : 30;
+        int settle = shortRun ? 6 : 30;
         int attempts = 3;
         int maxInFlight = 900;
         int replication = 2;

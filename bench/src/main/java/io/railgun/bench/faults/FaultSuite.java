@@ -177,7 +177,7 @@ public final class FaultSuite {
             expected.addAll(oracle.recompute(p));
         }
         ExactnessChecker.Result r = new ExactnessChecker(StreamSetup.SUM, StreamSetup.COUNT, StreamSetup.COUNT_ALL)
-                .check(events, attempts, expected);
+                .check(events, attempts, expected, partitions.size());
         System.out.printf("checker: read %s (%d partitions, %d records, %d events) and recomputed every value in %.1f s%n",
                 topic, partitions.size(), records, r.inputEvents(), (System.nanoTime() - start) / 1e9);
         System.out.printf("checker: %d replies with 200 compared (%d said duplicate, %d dropped late); %d event(s) in the"

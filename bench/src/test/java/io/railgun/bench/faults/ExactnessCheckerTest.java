@@ -39,7 +39,7 @@ class ExactnessCheckerTest {
         List<Attempt> attempts = List.of(ok(0, 1, reply("f0", 1.0, 1, 1, "")),
                 new Attempt(1, 1, "n2", 0, 0, 1, 503, "{\"error\":\"timeout\"}"), ok(1, 2, reply("f1", 2.5, 2, 2, ",\"duplicate\":true")),
                 ok(2, 1, reply("f2", 2.75, 3, 3, "")));
-        ExactnessChecker.Result r = checker.check(sent, attempts, oracle.recompute(topic(true)));
+        ExactnessChecker.Result r = checker.check(sent, attempts, oracle.recompute(topic(true)), 1);
         assertThat(r.offenders()).isEmpty();
         assertThat(r.exact()).isTrue();
         assertThat(r.checkedReplies()).isEqualTo(3);
@@ -52,7 +52,7 @@ class ExactnessCheckerTest {
     void aValueCountedTwiceFails() {
         // f1 counted again by its retry: the count says 3 where the recomputation says 2
         List<Attempt> attempts = List.of(ok(0, 1, reply("f0", 1.0, 1, 1, "")), ok(1, 2, reply("f1", 4.0, 3, 3, "")));
-        ExactnessChecker.Result r = checker.check(sent, attempts, oracle.recompute(topic(true)));
+        ExactnessChecker.Result r = checker.check(sent, attempts, oracle.recompute(topic(true)), 1);
         assertThat(r.exact()).isFalse();
         assertThat(r.countedTwice()).isEqualTo(1);
     }
@@ -60,7 +60,7 @@ class ExactnessCheckerTest {
     @Test
     void twoCountedRepliesForOneIdFail() {
         List<Attempt> attempts = List.of(ok(1, 1, reply("f1", 2.5, 2, 2, "")), ok(1, 2, reply("f1", 2.5, 2, 2, "")));
-        ExactnessChecker.Result r = checker.check(sent, attempts, oracle.recompute(topic(true)));
+        ExactnessChecker.Result r = checker.check(sent, attempts, oracle.recompute(topic(true)), 1);
         assertThat(r.exact()).isFalse();
         assertThat(r.countedTwice()).isEqualTo(1);
     }
@@ -70,7 +70,7 @@ class ExactnessCheckerTest {
         List<InputRecord> p = new ArrayList<>(topic(false));
         p.removeIf(x -> "f2".equals(x.id()));
         List<Attempt> attempts = List.of(ok(0, 1, reply("f0", 1.0, 1, 1, "")), ok(2, 1, reply("f2", 2.75, 3, 3, "")));
-        ExactnessChecker.Result r = checker.check(sent, attempts, oracle.recompute(p));
+        ExactnessChecker.Result r = checker.check(sent, attempts, oracle.recompute(p), 1);
         assertThat(r.exact()).isFalse();
         assertThat(r.lost()).isEqualTo(1);
     }
@@ -78,20 +78,32 @@ class ExactnessCheckerTest {
     @Test
     void aWrongFlagOrAWrongSumFails() {
         List<Expected> x = oracle.recompute(topic(false));
-        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f0", 1.0, 1, 1, ",\"duplicate\":true"))), x).exact()).isFalse();
-        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f0", 1.25, 1, 1, ""))), x).exact()).isFalse();
-        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f0", 1.0, 1, 1, ",\"dropped\":\"late\""))), x).exact()).isFalse();
-        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f9", 1.0, 1, 1, ""))), x).exact()).isFalse();
-        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f0", 1.0, 1, 1, ""))), x).exact()).isTrue();
+        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f0", 1.0, 1, 1, ",\"duplicate\":true"))), x, 1).exact()).isFalse();
+        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f0", 1.25, 1, 1, ""))), x, 1).exact()).isFalse();
+        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f0", 1.0, 1, 1, ",\"dropped\":\"late\""))), x, 1).exact()).isFalse();
+        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f9", 1.0, 1, 1, ""))), x, 1).exact()).isFalse();
+        assertThat(checker.check(sent, List.of(ok(0, 1, reply("f0", 1.0, 1, 1, ""))), x, 1).exact()).isTrue();
+    }
+
+    @Test
+    void aRecordOutsideItsCardsPartitionFails() {
+        int home = ExactnessChecker.partitionOf("c1", 4);
+        List<InputRecord> elsewhere = topic(false).stream().map(r -> r.kind() != InputRecord.Kind.EVENT ? r
+                : InputRecord.event((home + 1) % 4, r.offset(), r.id(), r.card(), r.ts(), r.amountQuarters())).toList();
+        List<Attempt> replies = List.of(ok(0, 1, reply("f0", 1.0, 1, 1, "")));
+        assertThat(checker.check(sent, replies, oracle.recompute(elsewhere), 4).notAsSent()).isEqualTo(3);
+        List<InputRecord> home4 = topic(false).stream().map(r -> r.kind() != InputRecord.Kind.EVENT ? r
+                : InputRecord.event(home, r.offset(), r.id(), r.card(), r.ts(), r.amountQuarters())).toList();
+        assertThat(checker.check(sent, replies, oracle.recompute(home4), 4).exact()).isTrue();
     }
 
     @Test
     void aRecordThatDiffersFromWhatWasSentFailsAndNoReplyAtAllFails() {
         List<InputRecord> p = new ArrayList<>(topic(false));
         p.set(2, InputRecord.event(0, 2, "f0", "c1", 1_000, 5));
-        ExactnessChecker.Result r = checker.check(sent, List.of(ok(0, 1, reply("f0", 1.25, 1, 1, ""))), oracle.recompute(p));
+        ExactnessChecker.Result r = checker.check(sent, List.of(ok(0, 1, reply("f0", 1.25, 1, 1, ""))), oracle.recompute(p), 1);
         assertThat(r.notAsSent()).isEqualTo(1);
         assertThat(r.exact()).isFalse();
-        assertThat(checker.check(sent, List.of(), oracle.recompute(topic(false))).exact()).isFalse();
+        assertThat(checker.check(sent, List.of(), oracle.recompute(topic(false)), 1).exact()).isFalse();
     }
 }
