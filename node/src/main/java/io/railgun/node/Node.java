@@ -1,6 +1,8 @@
 package io.railgun.node;
 
+import io.railgun.engine.event.EventTime;
 import io.railgun.node.backend.ProcessorUnit;
+import io.railgun.node.backend.StaleCopies;
 import io.railgun.node.backend.TaskStats;
 import io.railgun.node.backend.UnitStats;
 import io.railgun.node.broker.BrokerCredentials;
@@ -12,6 +14,7 @@ import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.http.HttpApi;
 import io.railgun.node.http.KafkaIngestion;
 import io.railgun.node.ops.NodeMetrics;
+import io.railgun.node.recovery.TaskRecovery;
 import io.railgun.node.ops.NodeReadiness;
 import io.railgun.node.ops.TaskMetrics;
 import io.railgun.node.messaging.KafkaSettings;
@@ -63,9 +66,11 @@ public final class Node implements AutoCloseable {
     private Catalog catalog;
     private ControlLog control;
     private FrontEnd frontEnd;
+    private KafkaIngestion ingestion;
     private final List<ProcessorUnit> units = new ArrayList<>();
-    private URI uri;
+    private volatile URI uri;
     private boolean closed;
+    private final TaskRecovery recovery = TaskRecovery.NONE;
 
     private Node(NodeConfig config) {
         this.config = config;
@@ -85,10 +90,6 @@ public final class Node implements AutoCloseable {
 
     private void startLayers() {
         long started = System.nanoTime();
-        if (config.replication() > 1) {
-            LOG.log(System.Logger.Level.WARNING, "--replication {0}: replica tasks are not built yet; each task runs once"
-                    + " (a task without local state on a node rebuilds it by replaying its input)", config.replication());
-        }
         Path data = config.dataDir().toAbsolutePath();
         resources.add(lockDataDir(data));
         Map<String, String> kafkaProperties = config.kafkaProperties();
@@ -133,8 +134,10 @@ public final class Node implements AutoCloseable {
         deleteTasksOfDeletedStreams(tasks);
 
         LocalReplies localReplies = new LocalReplies(replyTopic);
+        StaleCopies staleCopies = new StaleCopies(tasks);
         for (int i = 0; i < config.processors(); i++) {
-            ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks, localReplies);
+            ProcessorUnit unit = new ProcessorUnit(i, config.processors(), config, catalog, kafka, tasks, localReplies,
+                    staleCopies, recovery, this::internalUrl);
             units.add(unit);
             unit.start();
         }
@@ -147,7 +150,8 @@ public final class Node implements AutoCloseable {
         frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
         resources.add(frontEnd);
         localReplies.attach(frontEnd::deliver);
-        resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
+        ingestion = new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs());
+        resources.add(ingestion);
         startHttp();
         LOG.log(System.Logger.Level.INFO, "node {0} started in {1} ms", config.nodeId(),
                 (System.nanoTime() - started) / 1_000_000);
@@ -173,6 +177,9 @@ public final class Node implements AutoCloseable {
     private void registerGauges(NodeMetrics metrics) {
         List<String> unit = List.of("unit");
         metrics.gauge("railgun_frontend_in_flight", "Requests waiting for task replies", frontEnd::inFlight);
+        KafkaIngestion kafkaIngestion = ingestion;
+        metrics.counter("railgun_ingest_skipped", "Kafka-native ingestion records skipped (never counted), by reason",
+                List.of("reason"), () -> Map.of(List.of(EventTime.ERROR_CODE), kafkaIngestion.refusedTimestamps()));
         metrics.gauge("railgun_tasks", "Tasks run by each processor unit", unit, () -> perUnit(s -> s.tasks()));
         metrics.gauge("railgun_consumer_lag", "Input records not yet read by each unit's tasks", unit,
                 () -> perUnit(s -> s.lag()));
@@ -251,6 +258,43 @@ public final class Node implements AutoCloseable {
     /** The HTTP API's base URI, e.g. {@code http://127.0.0.1:7070} (the actual port when 0 was asked). */
     public URI uri() {
         return uri;
+    }
+
+    /**
+     * The node's base URL for its peers (task copies), as its processor units advertise it to the
+     * task group: its API's URI, "" until the API listens. A wildcard bind address is replaced by
+     * the host's name.
+     */
+    private String internalUrl() {
+        URI u = uri;
+        if (u == null) {
+            return "";
+        }
+        String host = u.getHost();
+        if ("0.0.0.0".equals(host) || "::".equals(host) || "[::]".equals(host)) {
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                return u.toString();
+            }
+            return u.getScheme() + "://" + host + ":" + u.getPort();
+        }
+        return u.toString();
+    }
+
+    /**
+     * Stops the node as a crash looks to the task group (fault tests): its processor units stop
+     * without leaving the group, so the group moves their tasks only once their sessions time out;
+     * meanwhile the tasks' replicas on other nodes keep answering. Then closes the rest.
+     */
+    void stopWithoutLeaving() {
+        units.forEach(ProcessorUnit::halt);
+        close();
+    }
+
+    /** The processor units' figures (tests and metrics), by unit index. */
+    public List<UnitStats> unitStats() {
+        return units.stream().map(ProcessorUnit::stats).toList();
     }
 
     /** The Kafka bootstrap servers the node uses (the embedded broker's when it runs one). */

@@ -14,7 +14,8 @@ import java.util.Map;
  * @param brokerPort           the embedded broker's port (0 picks a free one); unused with {@code kafka}
  * @param nodeId               this node's name in the cluster (consumer group member ids, its reply topic)
  * @param processors           processor units: threads each running a set of tasks
- * @param replication          copies of each task (1 until the distribution issue) and of each topic
+ * @param replication          copies of each task across the cluster: one active and {@code replication - 1}
+ *                             hot replicas on other nodes (docs/distribution.md § Replica tasks)
  * @param ingestToken          bearer token for events and point reads, or null (no check)
  * @param adminToken           bearer token for everything (streams, metrics, events, reads), or null
  * @param tlsKeystore          PKCS12 keystore of the HTTPS certificate, or null for plain HTTP
@@ -175,5 +176,13 @@ public record NodeConfig(
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConns, maxPerAddress, idleMs,
                 headerMs, bodyMs);
+    }
+
+    /** This node's id in the cluster and the task copies it asks the task group for (replica tasks). */
+    public NodeConfig withNode(String id, int taskCopies) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, id, processors, taskCopies, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs);
     }
 }

@@ -1,6 +1,8 @@
 package io.railgun.engine.task;
 
+import io.railgun.engine.dedup.DedupIndex;
 import io.railgun.engine.event.EventRow;
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.plan.MetricDefinition;
 import io.railgun.engine.plan.StatementBinder;
 import io.railgun.engine.plan.TaskPlan;
@@ -16,7 +18,6 @@ import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.LateEventPolicy;
 import io.railgun.engine.schema.StreamDefinition;
-import io.railgun.engine.state.ByteKeyIndex;
 import io.railgun.engine.state.InMemoryStateStore;
 import io.railgun.engine.state.StateStore;
 import io.railgun.engine.state.durable.DurableStateOptions;
@@ -73,13 +74,12 @@ public final class TaskProcessor implements AutoCloseable {
     private final boolean stringId;
     private final int timestampField;
 
-    private final ByteKeyIndex ids = new ByteKeyIndex(1024);
+    private final DedupIndex ids = new DedupIndex();
     private byte[] idScratch = new byte[64];
     private ReservoirCursor dedupCursor;
     // holds the stream's retention of history (for backfill); null when retention is 0
     private ReservoirCursor retentionCursor;
     private final EventSink keep = (timestamp, seq, row) -> {};
-    private final EventSink forgetId = this::forgetId;
     private final EventSink rememberId = this::rememberId;
     private long dedupHorizonMs;
 
@@ -199,6 +199,8 @@ public final class TaskProcessor implements AutoCloseable {
                     ? WindowBounds.minus(WindowBounds.minus(streamTime, stream.retentionMs()), 1) : Long.MIN_VALUE);
         }
         // the ids to remember are those of the events the dedup cursor has not passed
+        ids.clear();
+        ids.expireBefore(started ? WindowBounds.minus(streamTime, dedupHorizonMs) : Long.MIN_VALUE);
         ReservoirCursor scan = reservoir.openCursor(dedupBoundary);
         scan.advanceTo(Long.MAX_VALUE, rememberId);
         scan.close();
@@ -273,6 +275,8 @@ public final class TaskProcessor implements AutoCloseable {
      *
      * @throws IllegalArgumentException when the event id or the timestamp field is null (the
      *                                  front-end rejects such events before they reach a task)
+     * @throws EventTime.TimestampOutOfRangeException when the timestamp is outside {@link EventTime}'s
+     *                                  range; the event is not counted and its id not remembered
      */
     public Reply process(EventRow row) {
         return process(row, nextOffset);
@@ -335,22 +339,23 @@ public final class TaskProcessor implements AutoCloseable {
                 throw new IllegalArgumentException("the timestamp field '" + stream.timestampField() + "' is null");
             }
             ts = row.getLong(timestampField);
+            if (!EventTime.accepted(ts)) {
+                throw new EventTime.TimestampOutOfRangeException(stream.timestampField(), ts);
+            }
         } else {
             ts = options.clock().millis();
         }
         int idLength = encodeId(row);
-        // one probe: insert the id, and learn whether it was there
-        int idSlot = ids.findOrInsert(idScratch, 0, idLength);
-        if (idSlot >= 0) {
+        if (ids.contains(idScratch, 0, idLength)) {
             return replyWith(ReplyStatus.DUPLICATE, ts, -1, row);
         }
         if (started && ts < WindowBounds.minus(streamTime, stream.latenessMs())) {
             if (stream.lateEvents() == LateEventPolicy.DROP) {
-                ids.removeSlot(-idSlot - 1); // not counted: its id is not remembered
-                return replyWith(ReplyStatus.DROPPED_LATE, ts, -1, row);
+                return replyWith(ReplyStatus.DROPPED_LATE, ts, -1, row); // not counted: its id is not remembered
             }
             ts = WindowBounds.minus(streamTime, stream.latenessMs());
         }
+        ids.add(idScratch, 0, idLength, ts); // H >= lateness: live at once
         long seq = nextSeq++;
         reservoir.insert(ts, seq, row);
         if (!started || ts > streamTime) {
@@ -358,7 +363,9 @@ public final class TaskProcessor implements AutoCloseable {
             streamTime = ts;
             reservoir.advanceWatermark(WindowBounds.minus(ts, stream.latenessMs()));
             plan.advance(ts);
-            dedupCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, dedupHorizonMs), 1), forgetId);
+            // the dedup cursor only keeps the horizon's events in the reservoir (ids are rebuilt from them on restore)
+            dedupCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, dedupHorizonMs), 1), keep);
+            ids.expireBefore(WindowBounds.minus(ts, dedupHorizonMs));
             if (retentionCursor != null) {
                 retentionCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, stream.retentionMs()), 1), keep);
             }
@@ -587,6 +594,8 @@ public final class TaskProcessor implements AutoCloseable {
             return;
         }
         long boundary = WindowBounds.minus(WindowBounds.minus(streamTime, dedupHorizonMs), 1);
+        // first: a longer horizon revives the ids the index still holds, so the scan below adds no twin
+        ids.expireBefore(WindowBounds.minus(streamTime, dedupHorizonMs));
         if (dedupHorizonMs > previous && boundary < dedupCursor.boundary()) {
             ReservoirCursor scan = reservoir.openCursor(boundary);
             scan.advanceTo(dedupCursor.boundary(), rememberId);
@@ -594,7 +603,7 @@ public final class TaskProcessor implements AutoCloseable {
             dedupCursor.close();
             dedupCursor = reservoir.openCursor(boundary);
         } else {
-            dedupCursor.advanceTo(boundary, forgetId);
+            dedupCursor.advanceTo(boundary, keep);
         }
         reservoir.trim();
     }
@@ -617,11 +626,8 @@ public final class TaskProcessor implements AutoCloseable {
 
     private void rememberId(long timestamp, long seq, EventRow row) {
         int len = encodeId(row);
-        ids.findOrInsert(idScratch, 0, len);
-    }
-
-    private void forgetId(long timestamp, long seq, EventRow row) {
-        int len = encodeId(row);
-        ids.remove(idScratch, 0, len);
+        if (!ids.contains(idScratch, 0, len)) {
+            ids.add(idScratch, 0, len, timestamp);
+        }
     }
 }

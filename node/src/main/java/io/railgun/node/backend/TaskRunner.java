@@ -35,6 +35,8 @@ final class TaskRunner implements AutoCloseable {
     final TopicPartition partition;
     final Path directory;
     final String generation;
+    /** The index of the task's partitioner in its stream: which of an event's tasks this is (its replies say so). */
+    final int part;
     private final String streamName;
     private final String partitioner;
     /** Events processed since the task was opened here (read by {@link #stats}, on the unit's thread). */
@@ -52,6 +54,7 @@ final class TaskRunner implements AutoCloseable {
         this.streamName = stream.name();
         this.partitioner = partitioner;
         this.definition = stream.definition();
+        this.part = definition.partitioners().indexOf(partitioner);
         TaskStorage storage = TaskStorage.in(directory).withCheckpointIntervalMs(config.checkpointIntervalMs())
                 .withState(new DurableStateOptions(config.hotKeys(), WRITE_BUFFER_BYTES, BLOCK_CACHE_BYTES,
                         DurableStateOptions.DEFAULT_SNAPSHOT_KEYS_PER_EVENT));
@@ -62,6 +65,10 @@ final class TaskRunner implements AutoCloseable {
                 task.reservoirSize(), Arrays.toString(task.metricNames()));
     }
 
+    /**
+     * The offset of the next record to read: after opening, the first the restored checkpoint does
+     * not reflect; then after the last record handled (a replica promoted to active reads on from here).
+     */
     long resumeOffset() {
         return task.resumeOffset();
     }

@@ -33,7 +33,8 @@ public final class StartSettings {
                     DEFAULTS.processors(), "Processor units: threads each running a set of tasks")
             .withDefaultText("available processors (" + DEFAULTS.processors() + " here)");
     public static final Setting<Integer> REPLICATION = Setting.of("replication", "R", ValueTypes.POSITIVE_INT,
-            DEFAULTS.replication(), "Copies of each task across the cluster (and of each topic)");
+            DEFAULTS.replication(), "Copies of each task across the cluster: one active and R-1 hot replicas on"
+                    + " other nodes, which answer too and take over without a copy or a replay (not Kafka topics' replication)");
     public static final Setting<String> INGEST_TOKEN = Setting.of("ingest-token", "TOKEN", ValueTypes.TEXT,
             DEFAULTS.ingestToken(), "Bearer token required to send events and read metrics").asSecret();
     public static final Setting<String> ADMIN_TOKEN = Setting.of("admin-token", "TOKEN", ValueTypes.TEXT,

@@ -272,9 +272,12 @@ public final class FrontEnd implements AutoCloseable {
         return events.read(stream, metric, keyRow);
     }
 
-    /** A task's answer to a request of this front-end, handed over in memory by a unit of this node. */
-    public void deliver(long correlation, TaskAnswer reply) {
-        replies.deliver(correlation, reply);
+    /**
+     * A task's answer to a request of this front-end, handed over in memory by a unit of this node;
+     * {@code part} says which of the request's tasks answers (a task's copies may all answer).
+     */
+    public void deliver(long correlation, int part, TaskAnswer reply) {
+        replies.deliver(correlation, part, reply);
     }
 
     /** Requests waiting for task replies (for the metrics page). */

@@ -29,6 +29,7 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -39,7 +40,8 @@ import org.rocksdb.WriteOptions;
  *
  * <p><b>Tiers.</b> A key evicted from the hot tier changed goes to the {@link WriteBuffer} (memory);
  * reading a key that is not hot looks in the write buffer, then in the buffer of the checkpoint
- * being taken, then in that of the checkpoint being written, then in RocksDB (block cache, bloom filters, disk). RocksDB keys are the key
+ * being taken, then in that of the checkpoint being written, then — unless the {@link StoredKeyFilter}
+ * of keys ever stored says it never was — in RocksDB (block cache, bloom filters, disk). RocksDB keys are the key
  * table's name, a zero byte, then the key's bytes; values are key states as the key table
  * serialises them.
  *
@@ -89,6 +91,8 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private volatile long lastCheckpointBytes;
     private volatile long lastCheckpointNanos;
     private long coldReads;
+    private long filteredReads;
+    private final StoredKeyFilter stored;
 
     private DurableStateStore(Path directory, DurableStateOptions options) throws RocksDBException {
         this.directory = directory;
@@ -110,6 +114,13 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         this.metaFamily = handles.get(0);
         this.stateFamily = handles.get(1);
         this.lastRecord = db.get(metaFamily, CHECKPOINT_KEY);
+        this.stored = new StoredKeyFilter(2L * options.hotKeys());
+        try (RocksIterator it = db.newIterator(stateFamily)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                byte[] k = it.key();
+                stored.add(k, 0, k.length);
+            }
+        }
         this.writer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "state-checkpoint-" + directory.getFileName());
             t.setDaemon(true);
@@ -277,9 +288,14 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return lastCheckpointNanos;
     }
 
-    /** Keys read from RocksDB (not found in the write buffers). */
+    /** Keys read from RocksDB (not found in the write buffers, and maybe stored). */
     public long coldReads() {
         return coldReads;
+    }
+
+    /** Keys not looked up in RocksDB because the filter of stored keys knows they never were. */
+    public long filteredReads() {
+        return filteredReads;
     }
 
     /** Bytes of changes held in memory since the last checkpoint. */
@@ -347,6 +363,10 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             if (b.dropped(keyScratch, 0, keyLength)) {
                 return false;
             }
+        }
+        if (!stored.mightContain(keyScratch, 0, keyLength)) {
+            filteredReads++;
+            return false; // never stored: RocksDB does not have it
         }
         coldReads++;
         try {
@@ -438,12 +458,14 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         @Override
         public void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
             int n = fullKey(prefix, key, offset, length);
+            stored.add(keyScratch, 0, n);
             current.put(keyScratch, 0, n, value, valueOffset, valueLength);
         }
 
         @Override
         public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
             int n = fullKey(prefix, key, offset, length);
+            stored.add(keyScratch, 0, n);
             snapshot.put(keyScratch, 0, n, value, valueOffset, valueLength);
         }
 

@@ -103,9 +103,7 @@ final class WriteBuffer {
     }
 
     void clear() {
-        if (count > 0) {
-            keys = new ByteKeyIndex(Math.max(1024, count));
-        }
+        keys.clear(); // keeps its arrays, as the arena and columns here: a buffer is reused checkpoint after checkpoint
         used = 0;
         count = 0;
         keyBytes = 0;

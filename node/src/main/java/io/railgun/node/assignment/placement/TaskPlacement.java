@@ -33,6 +33,11 @@ import java.util.TreeSet;
  * place to one that has to move:
  *
  * <ol>
+ *   <li>moves the previous plan started (cooperative rebalancing hands a task over in two
+ *       rebalances: its owner revokes it, then the follow-up gives it to the planned member): to
+ *       that member, if it is still in the group, subscribes and is within its advertised budget.
+ *       Without this a task revoked for balance would come back as if its owner had failed, and
+ *       the failover rule below would send it back to a busy replica holder, forever;
  *   <li>actives, within the fair share: keep on the previous active owner; else a member running
  *       it as replica; else a member whose node runs it on another unit;
  *   <li>actives whose owner left the group (failover), within the advertised budget even above the
@@ -71,8 +76,10 @@ public final class TaskPlacement {
     private final FairShare activeShare;
     private final FairShare totalShare;
 
+    private final Map<TaskId, String> moving;
+
     private TaskPlacement(List<MemberInfo> members, Collection<TaskId> taskSet, int replication,
-            Map<String, Set<String>> topicsByMember) {
+            Map<String, Set<String>> topicsByMember, Map<TaskId, String> moving) {
         if (replication < 1) {
             throw new IllegalArgumentException("replication must be at least 1, was " + replication);
         }
@@ -80,6 +87,7 @@ public final class TaskPlacement {
         this.tasks = new TreeSet<>(taskSet).toArray(TaskId[]::new);
         this.replication = replication;
         this.topicsByMember = topicsByMember;
+        this.moving = moving;
         int n = index.members.length;
         activeLoad = new int[n];
         totalLoad = new int[n];
@@ -111,7 +119,18 @@ public final class TaskPlacement {
      */
     public static Map<String, MemberAssignment> place(List<MemberInfo> members, Collection<TaskId> tasks,
             int replication, Map<String, Set<String>> topicsByMember) {
-        TaskPlacement p = new TaskPlacement(members, tasks, replication, topicsByMember);
+        return place(members, tasks, replication, topicsByMember, Map.of());
+    }
+
+    /**
+     * The plan, finishing the moves a previous plan started.
+     *
+     * @param moving for each task the previous plan moved but left out for a cooperative handover,
+     *               the member id it was planned for (ignored for a task some member runs as active)
+     */
+    public static Map<String, MemberAssignment> place(List<MemberInfo> members, Collection<TaskId> tasks,
+            int replication, Map<String, Set<String>> topicsByMember, Map<TaskId, String> moving) {
+        TaskPlacement p = new TaskPlacement(members, tasks, replication, topicsByMember, moving);
         p.placeActives();
         p.placeReplicas();
         return p.plan();
@@ -120,6 +139,7 @@ public final class TaskPlacement {
     private enum Room { FAIR, BUDGET, ANY }
 
     private void placeActives() {
+        finishMoves();
         for (int tier = CopyIndex.TIER_KEEP; tier <= CopyIndex.TIER_NODE_LIVE; tier++) {
             activePass(tier, Room.FAIR, false);
         }
@@ -131,6 +151,25 @@ public final class TaskPlacement {
             activePass(tier, Room.BUDGET, false);
         }
         activePass(-1, Room.ANY, false);
+    }
+
+    private void finishMoves() {
+        if (moving.isEmpty()) {
+            return;
+        }
+        Map<String, Integer> byId = new java.util.HashMap<>();
+        for (int m = 0; m < index.members.length; m++) {
+            byId.put(index.members[m].memberId(), m);
+        }
+        for (int t = 0; t < tasks.length; t++) {
+            Integer m = byId.get(moving.get(tasks[t]));
+            if (m != null && !index.hasActiveOwner(tasks[t]) && subscribes(m, tasks[t])
+                    && totalShare.underBudget(m, totalLoad[m])) {
+                activeOf[t] = m;
+                activeShare.took(m, ++activeLoad[m]);
+                totalShare.took(m, ++totalLoad[m]);
+            }
+        }
     }
 
     private void activePass(int tier, Room room, boolean orphansOnly) {

@@ -164,6 +164,24 @@ class TaskPlacementTest {
     }
 
     @Test
+    void aMoveThePreviousPlanStartedIsFinishedOnItsPlannedMember() {
+        // a-0 revoked task 0 for c-0 (a cooperative handover); b-0 runs a replica of it
+        List<MemberInfo> members = List.of(
+                member("a", 0, NO_LIMIT, held(0, STALE, 8), held(1, ACTIVE, 8), held(2, ACTIVE, 8)),
+                member("b", 0, NO_LIMIT, held(0, REPLICA, 8), held(3, ACTIVE, 8)),
+                member("c", 0, NO_LIMIT));
+        Map<String, MemberAssignment> fromScratch = TaskPlacement.place(members, tasks(4), 2);
+        assertThat(fromScratch.get("b-0").actives()).contains(task(0));
+        Map<String, MemberAssignment> finished = TaskPlacement.place(members, tasks(4), 2, Map.of(), Map.of(task(0), "c-0"));
+        assertThat(finished.get("c-0").actives()).containsExactly(task(0));
+        assertThat(finished.get("b-0").actives()).containsExactly(task(3));
+        // ignored when the planned member is gone, or the task has an active owner again
+        assertThat(TaskPlacement.place(members, tasks(4), 2, Map.of(), Map.of(task(0), "gone"))).isEqualTo(fromScratch);
+        assertThat(TaskPlacement.place(members, tasks(4), 2, Map.of(), Map.of(task(1), "c-0")).get("a-0").actives())
+                .contains(task(1));
+    }
+
+    @Test
     void theSameInputInAnyOrderGivesTheSamePlan() {
         Random random = new Random(7);
         List<MemberInfo> members = new ArrayList<>();
