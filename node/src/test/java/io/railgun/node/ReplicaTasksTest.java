@@ -123,20 +123,88 @@ class ReplicaTasksTest {
             long maxAfter = sendAndCheck(survivor.frontEnd(), d, next, 200);
             System.out.printf("slowest batch of 20 events: %d ms before the crash, %d ms in the 6 s after it, %d ms after"
                     + " the promotions (%d ms after the crash)%n", maxBefore, maxDuring, maxAfter, promoted);
-            assertThat(maxDuring).as("ms to answer a batch while the crashed node's session runs").isLessThan(2_000);
+            // without replicas answering, the first batches after the crash would wait for the promotions (the
+            // 10 s session timeout); the bound leaves room for a loaded machine (figures in the output)
+            assertThat(maxDuring).as("ms to answer a batch while the crashed node's session runs").isLessThan(4_000);
             assertThat(sum(survivor, UnitStats::promotions) - promotionsBefore).isEqualTo(victimActives);
             assertThat(sum(survivor, UnitStats::opens)).as("promotions reopen no task").isEqualTo(opensBefore);
             assertThat(replicas(survivor)).isZero();
 
             PointRead read = survivor.frontEnd().read(d, "card_sum", keyRow(d, "C3")).get(10, TimeUnit.SECONDS);
-            Sent last = history.getLast();
-            assertThat(read.value()).isEqualTo(cardSum("C3", last.ts));
+            // the value at the stream time of C3's task: the time of the latest event its partition got
+            assertThat(read.streamTime()).isNotNull();
+            assertThat(history).anyMatch(h -> h.ts == read.streamTime());
+            assertThat(read.value()).isEqualTo(cardSum("C3", read.streamTime()));
         } finally {
             if (b != null) {
                 b.close();
             }
             if (a != null) {
                 a.close();
+            }
+            broker.close();
+            deleteTree(dir);
+        }
+    }
+
+    /**
+     * Three nodes, replication 2: a crash takes actives and replicas; the survivors' replicas of its
+     * actives answer at once and are promoted, and the survivors open new replicas of what it held.
+     */
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void threeNodesKeepAnsweringAndRebuildTheLostCopies() throws Exception {
+        Path dir = Files.createTempDirectory("railgun-replicas");
+        EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("broker"), 0, Map.of());
+        List<Node> nodes = new ArrayList<>();
+        try {
+            for (String id : List.of("node-a", "node-b", "node-c")) {
+                nodes.add(Node.start(config(dir.resolve(id), id, broker.bootstrapServers())));
+            }
+            Node sender = nodes.get(2);
+            StreamDefinition d = payments();
+            FrontEnd fe = sender.frontEnd();
+            assertThat(fe.putStream(d)).isTrue();
+            fe.addStatement("payments", "SELECT COUNT(*) AS card_n, SUM(amount) AS card_sum FROM payments GROUP BY card"
+                    + " [RANGE 10 MINUTES]", false);
+            fe.addStatement("payments", "SELECT COUNT(*) AS merchant_n FROM payments GROUP BY merchant [RANGE 10 MINUTES]",
+                    false);
+            int tasks = 2 * PARTITIONS;
+            List<Node> all = List.copyOf(nodes);
+            state = () -> all.stream().map(n -> actives(n) + "+" + replicas(n)).toList().toString();
+            await(() -> all.stream().mapToInt(ReplicaTasksTest::actives).sum() == tasks
+                    && all.stream().mapToInt(ReplicaTasksTest::replicas).sum() == tasks, 90_000);
+            sendAndCheck(fe, d, 0, 100);
+
+            Node victim = actives(nodes.get(0)) >= actives(nodes.get(1)) ? nodes.get(0) : nodes.get(1);
+            int victimActives = actives(victim);
+            List<Node> survivors = nodes.stream().filter(n -> n != victim).toList();
+            long promotionsBefore = survivors.stream().mapToLong(n -> sum(n, UnitStats::promotions)).sum();
+            System.out.printf("3 nodes, copies (active+replica) %s; the crashed node ran %d active(s)%n", state.get(),
+                    victimActives);
+            victim.stopWithoutLeaving();
+            nodes.remove(victim);
+            long crashed = System.nanoTime();
+            long maxDuring = 0;
+            int next = 100;
+            while (System.nanoTime() - crashed < 6_000_000_000L) {
+                maxDuring = Math.max(maxDuring, sendAndCheck(fe, d, next, 20));
+                next += 20;
+            }
+            state = () -> survivors.stream().map(n -> actives(n) + "+" + replicas(n)).toList().toString();
+            await(() -> survivors.stream().mapToInt(ReplicaTasksTest::actives).sum() == tasks
+                    && survivors.stream().mapToInt(ReplicaTasksTest::replicas).sum() == tasks, 90_000);
+            long rebuilt = (System.nanoTime() - crashed) / 1_000_000;
+            long maxAfter = sendAndCheck(fe, d, next, 100);
+            System.out.printf("3 nodes: slowest batch of 20 in the 6 s after the crash %d ms; every task active and"
+                    + " replicated again on the 2 survivors %d ms after it (%s); then %d ms%n", maxDuring, rebuilt,
+                    state.get(), maxAfter);
+            assertThat(maxDuring).as("ms to answer a batch while the crashed node's session runs").isLessThan(4_000);
+            assertThat(survivors.stream().mapToLong(n -> sum(n, UnitStats::promotions)).sum() - promotionsBefore)
+                    .isGreaterThanOrEqualTo(victimActives);
+        } finally {
+            for (Node n : nodes) {
+                n.close();
             }
             broker.close();
             deleteTree(dir);

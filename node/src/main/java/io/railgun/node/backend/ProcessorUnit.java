@@ -70,6 +70,7 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
     private final KafkaProducer<byte[], byte[]> producer;
     private final TaskInputHandler input;
     private final UnitTasks tasks;
+    private final Set<TopicPartition> outOfRange = new HashSet<>();
     private final AgentRunner runner;
     private final UnitStats stats = new UnitStats();
     private long lastIdle = System.nanoTime();
@@ -146,9 +147,14 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
         int work = run(records, true, nowMs);
         tasks.reconcileIfNeeded();
         tasks.openRecovered();
-        work += run(replicas.poll(), false, nowMs);
+        work += run(replicas.poll(outOfRange), false, nowMs);
+        if (!outOfRange.isEmpty()) {
+            tasks.replicasOutOfRange(outOfRange);
+            outOfRange.clear();
+        }
         long now = System.nanoTime();
-        if (work == 0 || now - lastIdle > IDLE_EVERY_NANOS) {
+        // when idle, as often as a 50 ms poll would come back empty (the poll is shorter with replicas)
+        if (work == 0 && now - lastIdle > IDLE_EVERY_NANOS / 2 || now - lastIdle > IDLE_EVERY_NANOS) {
             for (TaskRunner t : tasks.all()) {
                 t.idle();
             }

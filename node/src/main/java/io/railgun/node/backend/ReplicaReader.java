@@ -6,25 +6,33 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * The consumer of a processor unit's replica tasks: no group (the task group's members are the
  * units' active consumers; replicas reach a unit through the assignment's plan), partitions
  * assigned by hand, each read from the offset its task resumes at. It never commits: only active
- * tasks commit to the group. Each poll returns at most the consumer's {@code max.poll.records}, so
+ * tasks commit to the group. It never resets an offset either ({@code auto.offset.reset=none}): a
+ * replica reads every record after its checkpoint or stops. Each poll returns at most the consumer's {@code max.poll.records}, so
  * a round of the unit spends a bounded time on replicas after its actives.
  *
  * <p>Not thread-safe: one per unit, called on its thread ({@link #wake} from any thread).
  */
 final class ReplicaReader implements AutoCloseable {
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Consumer<byte[], byte[]> consumer;
     private final Set<TopicPartition> assigned = new HashSet<>();
 
     ReplicaReader(Map<String, Object> consumerConfig) {
-        this.consumer = new KafkaConsumer<>(consumerConfig);
+        this(new KafkaConsumer<>(consumerConfig));
+    }
+
+    /** Reads with {@code consumer} (a group-less one; tests give a mock). */
+    ReplicaReader(Consumer<byte[], byte[]> consumer) {
+        this.consumer = consumer;
     }
 
     /** Starts reading {@code tp} at {@code offset}. */
@@ -50,9 +58,25 @@ final class ReplicaReader implements AutoCloseable {
         return assigned.isEmpty();
     }
 
-    /** The records fetched for the replicas (without waiting), at most {@code max.poll.records}. */
-    ConsumerRecords<byte[], byte[]> poll() {
-        return assigned.isEmpty() ? ConsumerRecords.empty() : consumer.poll(Duration.ZERO);
+    /**
+     * The records fetched for the replicas (without waiting), at most {@code max.poll.records}. A
+     * replica whose next offset Kafka no longer holds (retention deleted it) is not read on from a
+     * later one, which would skip records and make its state wrong: it stops being read and is
+     * added to {@code outOfRange}.
+     */
+    ConsumerRecords<byte[], byte[]> poll(Set<TopicPartition> outOfRange) {
+        if (assigned.isEmpty()) {
+            return ConsumerRecords.empty();
+        }
+        try {
+            return consumer.poll(Duration.ZERO);
+        } catch (OffsetOutOfRangeException e) {
+            for (TopicPartition tp : e.partitions()) {
+                remove(tp);
+                outOfRange.add(tp);
+            }
+            return ConsumerRecords.empty();
+        }
     }
 
     /** The replica's lag as the consumer knows it (empty when unknown, or not read here). */

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 
 /**
  * What a processor unit reports for the metrics page and the readiness check: written by the unit's
@@ -47,7 +47,7 @@ public final class UnitStats {
     private final HistoryGaps historyGaps = new HistoryGaps();
 
     /** Refreshes the figures from the unit's tasks (its thread). */
-    void update(Collection<TaskRunner> actives, Collection<TaskRunner> replicas, KafkaConsumer<byte[], byte[]> consumer,
+    void update(Collection<TaskRunner> actives, Collection<TaskRunner> replicas, Consumer<byte[], byte[]> consumer,
             ReplicaReader replicaReader, int copying, int notRun) {
         List<TaskStats> perTask = new ArrayList<>(actives.size());
         long lagSum = 0;

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -40,7 +40,7 @@ final class UnitTasks {
 
     private final int index;
     private final Catalog catalog;
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Consumer<byte[], byte[]> consumer;
     private final ReplicaReader replicas;
     private final TaskOpener opener;
     private final StaleCopies stale;
@@ -53,8 +53,10 @@ final class UnitTasks {
     private Set<TopicPartition> plannedReplicas = Set.of();
     private Map<TopicPartition, List<MemberAssignment.PeerCopy>> plannedSources = Map.of();
     private boolean reconcile;
+    /** Replicas whose input Kafka no longer holds from their offset: not reopened until the next plan. */
+    private final Set<TopicPartition> unreadable = new HashSet<>();
 
-    UnitTasks(int index, Catalog catalog, KafkaConsumer<byte[], byte[]> consumer, ReplicaReader replicas,
+    UnitTasks(int index, Catalog catalog, Consumer<byte[], byte[]> consumer, ReplicaReader replicas,
             TaskOpener opener, StaleCopies stale, TaskRecoveries recoveries, UnitStats stats) {
         this.index = index;
         this.catalog = catalog;
@@ -104,6 +106,7 @@ final class UnitTasks {
         plan.sources().forEach((t, s) -> sources.put(new TopicPartition(t.topic(), t.partition()), s));
         plannedReplicas = r;
         plannedSources = sources;
+        unreadable.clear(); // the plan knows what they lack, and may name peers to copy them from
         reconcile = true;
         LOG.log(System.Logger.Level.DEBUG, "unit {0}: plan of generation {1}: {2} active(s), replicas {3}", index,
                 generation, plan.actives().size(), plan.replicas());
@@ -119,12 +122,15 @@ final class UnitTasks {
                 continue;
             }
             TaskRunner t = runners.get(tp);
-            if (t != null) { // a replica here: promoted in place
+            if (t != null) { // open here: a replica promoted in place, or an active revoked and given back
+                boolean wasReplica = replicas.reads(tp);
                 replicas.remove(tp);
                 consumer.seek(tp, t.resumeOffset());
-                stats.promotions++;
-                LOG.log(System.Logger.Level.INFO, "unit {0}: task {1} promoted from replica to active at offset {2}"
-                        + " (no copy, no replay)", index, tp, t.resumeOffset());
+                if (wasReplica) {
+                    stats.promotions++;
+                    LOG.log(System.Logger.Level.INFO, "unit {0}: task {1} promoted from replica to active at offset {2}"
+                            + " (no copy, no replay)", index, tp, t.resumeOffset());
+                }
             } else if (!startCopy(tp)) {
                 openActive(tp);
             } else {
@@ -190,6 +196,7 @@ final class UnitTasks {
             consumer.pause(List.of(tp)); // unserved until its stream is known
             return;
         }
+        checkHistory(tp, t);
         consumer.seek(tp, t.resumeOffset());
         consumer.resume(List.of(tp));
         t.replayFrom(t.resumeOffset(), consumer.endOffsets(List.of(tp)).getOrDefault(tp, 0L));
@@ -218,14 +225,14 @@ final class UnitTasks {
             runners.put(tp, t);
             stale.opened(taskId(tp));
             stats.opens++;
-            checkHistory(tp, t);
         }
         return t;
     }
 
     /**
-     * When retention deleted input the task had to start from ({@link HistoryGaps}: logged and counted),
-     * the task takes its metrics from the catalog, whose DDL markers may be gone too.
+     * When retention deleted input an active task had to start from ({@link HistoryGaps}: logged and
+     * counted), the task takes its metrics from the catalog, whose DDL markers may be gone too. (A
+     * replica in that case stops and waits for a copy: {@link #replicasOutOfRange}.)
      */
     private void checkHistory(TopicPartition tp, TaskRunner t) {
         long earliest = consumer.beginningOffsets(List.of(tp)).getOrDefault(tp, 0L);
@@ -235,6 +242,24 @@ final class UnitTasks {
                 t.adoptCatalogMetrics(entry);
             }
         }
+    }
+
+    /**
+     * Replicas whose next records Kafka no longer holds (its retention passed them): closed, kept on
+     * disk as stale copies, and left until the next plan, which may have them copied from a peer.
+     */
+    void replicasOutOfRange(Set<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            TaskRunner t = runners.get(tp);
+            LOG.log(System.Logger.Level.ERROR, "unit {0}: replica of task {1} stopped: Kafka no longer holds its input"
+                    + " from offset {2} (retention); it is not run here until a plan gives it a copy from a peer", index,
+                    tp, t == null ? -1 : t.resumeOffset());
+            if (!actives.contains(tp)) {
+                close(tp);
+                unreadable.add(tp);
+            }
+        }
+        publishStats();
     }
 
     /** Opens the tasks whose copy from a peer ended, in the role they have now (if they still have one here). */
@@ -264,7 +289,7 @@ final class UnitTasks {
             }
         }
         for (TopicPartition tp : plannedReplicas) {
-            if (actives.contains(tp) || recoveries.running(tp) || !opener.known(tp.topic())) {
+            if (actives.contains(tp) || recoveries.running(tp) || unreadable.contains(tp) || !opener.known(tp.topic())) {
                 continue;
             }
             TaskRunner t = runners.get(tp);

@@ -135,12 +135,13 @@ public final class KafkaSettings {
 
     /**
      * A processor unit's replica consumer: no group, partitions assigned by the unit and read from
-     * the offsets its replica tasks resume at; at most 500 records a poll, so the unit's round
+     * the offsets its replica tasks resume at, never reset to another; at most 500 records a poll, so the unit's round
      * spends a bounded time on replicas after its active tasks.
      */
     public Map<String, Object> replicaConsumer(int unit) {
         Map<String, Object> p = assignedConsumer("unit-" + unit + "-replicas", false);
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // never skip records: a replica whose offset is gone from Kafka stops instead (ReplicaReader)
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
         return p;
     }

@@ -203,8 +203,20 @@ class ThreeBrokerClusterTest {
         }
     }
 
+    /** The topic's partitions; the broker answering may learn of a topic just created a moment later. */
     private TopicDescription describe(String topic) throws Exception {
-        return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (true) {
+            try {
+                return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     private String topicConfig(String topic, String key) throws Exception {

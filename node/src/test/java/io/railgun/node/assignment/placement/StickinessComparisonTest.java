@@ -11,6 +11,7 @@ import io.railgun.node.assignment.kafka.RailgunAssignor;
 import io.railgun.node.assignment.placement.GroupSimulation.Had;
 import io.railgun.node.assignment.placement.GroupSimulation.SimMember;
 import io.railgun.node.assignment.placement.GroupSimulation.SimNode;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -74,7 +75,7 @@ class StickinessComparisonTest {
                 generation++;
                 Map<String, Subscription> subs = new LinkedHashMap<>();
                 for (SimMember m : sim.members()) {
-                    java.nio.ByteBuffer userData = null;
+                    ByteBuffer userData = null;
                     if (railgun) {
                         RailgunAssignor a = assignors.computeIfAbsent(m.memberId(), id -> {
                             RailgunAssignor created = new RailgunAssignor();

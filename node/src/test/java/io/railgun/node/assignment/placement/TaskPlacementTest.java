@@ -102,6 +102,21 @@ class TaskPlacementTest {
     }
 
     @Test
+    void sourcesRankByCheckpointThenActiveBeforeReplicaBeforeStaleThenNode() {
+        List<MemberInfo> members = List.of(
+                member("a", 0, NO_LIMIT, held(0, STALE, 50)),
+                member("b", 0, NO_LIMIT, held(0, REPLICA, 50)),
+                member("c", 0, NO_LIMIT, held(0, ACTIVE, 50)),
+                member("d", 0, NO_LIMIT, held(0, STALE, 70)),
+                member("e", 0, 0, held(0, STALE, 50)),
+                member("f", 0, NO_LIMIT, held(1, ACTIVE, 1), held(2, ACTIVE, 1)));
+        // f has no copy of task 0: where it would copy it from, one entry per node
+        CopyIndex index = new CopyIndex(members);
+        int f = 5;
+        assertThat(index.sources(task(0), f)).extracting(PeerCopy::nodeId).containsExactly("d", "c", "b", "a", "e");
+    }
+
+    @Test
     void neverTwoCopiesOfATaskOnOneNodeAndFewerReplicasWhenNodesAreFewerThanR() {
         List<MemberInfo> members = List.of(
                 member("a", 0, NO_LIMIT), member("a", 1, NO_LIMIT), member("b", 0, NO_LIMIT), member("b", 1, NO_LIMIT));
