@@ -14,7 +14,7 @@ package io.railgun.engine.reservoir.disk;
  * <p>Owned by the task's thread (cuts and releases both happen there).
  */
 final class ChunkPool {
-    private static final int MAX_SETS = 8;
+    private static final int MAX_SETS = 16;
 
     private final byte[][] bodies = new byte[MAX_SETS][];
     private final long[][] timestamps = new long[MAX_SETS][];
