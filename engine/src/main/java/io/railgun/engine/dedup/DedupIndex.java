@@ -17,7 +17,8 @@ import java.util.Arrays;
  * not live (an entry behind a live one, counted late with an older time, is dead at once and
  * dropped when the head reaches it). Table slots are never emptied one by one: a slot whose entry
  * is no longer held is reused by the next insert that probes it, and the table is rebuilt from the
- * held entries when occupied slots pass 3/4 (or every 2^30 inserts, so entry numbers taken from 32
+ * held entries when occupied slots pass 1/2 (short probe runs: a miss, the common case, ends at the
+ * first empty slot; or every 2^30 inserts, so entry numbers taken from 32
  * bits are never ambiguous). So the common case is one probe of the table (one cache line), an
  * append to the log and, later, a sequential step of the head; the id's bytes are read back only
  * when a fingerprint matches.
@@ -108,7 +109,7 @@ public final class DedupIndex {
             bytesHead = start;
         }
         place(ByteKeyIndex.hash(id, offset, length), e);
-        if (occupied * 4L > table.length * 3L || tail - rebuiltAt >= REBUILD_EVERY) {
+        if (occupied * 2L > table.length || tail - rebuiltAt >= REBUILD_EVERY) {
             rebuild();
         }
     }
