@@ -38,6 +38,10 @@ final class Endpoints {
         return URI.create(prefix + "/health");
     }
 
+    URI cluster() {
+        return URI.create(prefix + "/v1/cluster");
+    }
+
     URI streams() {
         return URI.create(prefix + "/v1/streams");
     }

@@ -82,6 +82,9 @@ final class JsonCodec {
         if (spec.retention() != null) {
             root.put("retention", spec.retention());
         }
+        if (spec.inputRetention() != null) {
+            root.put("inputRetention", spec.inputRetention());
+        }
         return write(root);
     }
 
@@ -115,7 +118,7 @@ final class JsonCodec {
                     strings(node.get("partitioners"), "partitioners"), (int) integer(node.get("partitions"), "partitions"),
                     duration(node.get("lateness"), "lateness"),
                     lateEvents == null || lateEvents.isNull() ? null : LateEvents.fromJson(text(lateEvents, "lateEvents")),
-                    duration(node.get("retention"), "retention"));
+                    duration(node.get("retention"), "retention"), duration(node.get("inputRetention"), "inputRetention"));
         } catch (IllegalArgumentException e) {
             throw new ShapeException(e.getMessage());
         }

@@ -302,6 +302,18 @@ public final class RailgunClient implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code GET /v1/cluster} (admin scope): the nodes and every task's active and replica copies
+     * with their lag, checkpoint age and recovery progress, as the node's JSON text (its shape is in
+     * the node's OpenAPI document, schema {@code Cluster}; it grows as the cluster features do).
+     *
+     * @throws RailgunException 403 without an admin token, 503 when the node does not follow the cluster
+     */
+    public String clusterJson() {
+        return new String(call(request(endpoints.cluster()).GET().build(), REPEATABLE).body(),
+                java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** Waits for the requests in flight, then releases the connections and threads. */
     @Override
     public void close() {

@@ -35,6 +35,10 @@ import java.util.Objects;
  * @param retention    how much history the node keeps at least (for backfilling new metrics), a
  *                     duration such as {@code "30d"}; null for the node's default. Railgun's
  *                     extension of SPEC §3.1.
+ * @param inputRetention how long Kafka keeps the stream's input events, {@code "forever"} or a
+ *                     duration of at least {@code "1m"}; null for the node's {@code --input-retention}
+ *                     (at creation; an existing stream keeps its own). {@code GET} answers the value in
+ *                     force. Railgun's extension of SPEC §3.1.
  */
 public record StreamSpec(
         Map<String, FieldType> fields,
@@ -44,7 +48,8 @@ public record StreamSpec(
         int partitions,
         String lateness,
         LateEvents lateEvents,
-        String retention) {
+        String retention,
+        String inputRetention) {
 
     public StreamSpec {
         Objects.requireNonNull(fields, "fields");
@@ -62,6 +67,12 @@ public record StreamSpec(
         }
     }
 
+    /** A spec whose input retention is the node's default. */
+    public StreamSpec(Map<String, FieldType> fields, String eventId, String timestamp, List<String> partitioners,
+            int partitions, String lateness, LateEvents lateEvents, String retention) {
+        this(fields, eventId, timestamp, partitioners, partitions, lateness, lateEvents, retention, null);
+    }
+
     /** An empty builder. */
     public static Builder builder() {
         return new Builder();
@@ -71,7 +82,7 @@ public record StreamSpec(
     public Builder toBuilder() {
         return new Builder().fields(fields).eventId(eventId).timestamp(timestamp)
                 .partitioners(partitioners).partitions(partitions).lateness(lateness).lateEvents(lateEvents)
-                .retention(retention);
+                .retention(retention).inputRetention(inputRetention);
     }
 
     /**
@@ -87,6 +98,7 @@ public record StreamSpec(
         private String lateness;
         private LateEvents lateEvents;
         private String retention;
+        private String inputRetention;
 
         private Builder() {}
 
@@ -153,9 +165,16 @@ public record StreamSpec(
             return this;
         }
 
+        /** {@code "forever"} or a duration of at least {@code "1m"} such as {@code "14d"}; null leaves the node's default. */
+        public Builder inputRetention(String durationOrForever) {
+            this.inputRetention = durationOrForever;
+            return this;
+        }
+
         /** @throws NullPointerException when eventId is missing */
         public StreamSpec build() {
-            return new StreamSpec(fields, eventId, timestamp, partitioners, partitions, lateness, lateEvents, retention);
+            return new StreamSpec(fields, eventId, timestamp, partitioners, partitions, lateness, lateEvents, retention,
+                    inputRetention);
         }
     }
 }

@@ -74,6 +74,18 @@ class RailgunClientRequestTest {
     }
 
     @Test
+    void createStreamSendsTheInputRetentionWhenSet() {
+        node.reply(201, "");
+        StreamSpec spec = StreamSpec.builder().field("id", FieldType.LONG).field("k", FieldType.STRING).eventId("id")
+                .partitioners("k").inputRetention("14d").build();
+
+        client.createStream("s", spec);
+
+        assertThat(node.lastRequest().bodyText()).isEqualTo("{\"fields\":{\"id\":\"long\",\"k\":\"string\"},"
+                + "\"eventId\":\"id\",\"partitioners\":[\"k\"],\"inputRetention\":\"14d\"}");
+    }
+
+    @Test
     void everyRequestCarriesTheBearerToken() {
         node.reply(200, "{\"streams\": []}").reply(200, "").reply(200, REPLY);
 

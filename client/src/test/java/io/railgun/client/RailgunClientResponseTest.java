@@ -125,6 +125,15 @@ class RailgunClientResponseTest {
         assertThat(spec.fields().keySet()).containsExactly("id", "ts", "card", "merchant", "amount", "country", "online",
                 "mcc");
         assertThat(spec.retention()).isNull();
+        assertThat(spec.inputRetention()).isNull();
+    }
+
+    @Test
+    void streamReadsTheInputRetentionInForce() {
+        node.reply(200, "{\"fields\": {\"id\": \"long\"}, \"eventId\": \"id\", \"partitioners\": [\"id\"],"
+                + " \"inputRetention\": \"forever\"}");
+
+        assertThat(client.stream("s").inputRetention()).isEqualTo("forever");
     }
 
     @Test

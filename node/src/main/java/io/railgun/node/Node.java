@@ -1,7 +1,9 @@
 package io.railgun.node;
 
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.state.durable.StateMemory;
 import io.railgun.node.backend.ProcessorUnit;
+import io.railgun.node.backend.StaleCopies;
 import io.railgun.node.backend.TaskStats;
 import io.railgun.node.backend.UnitStats;
 import io.railgun.node.broker.BrokerCredentials;
@@ -9,14 +11,31 @@ import io.railgun.node.broker.EmbeddedBroker;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.ControlLog;
 import io.railgun.node.catalog.StreamEntry;
+import io.railgun.node.cluster.ClusterEvents;
+import io.railgun.node.cluster.ClusterPublisher;
+import io.railgun.node.cluster.ClusterTopic;
+import io.railgun.node.cluster.ClusterView;
+import io.railgun.node.cluster.DiskCopies;
+import io.railgun.node.cluster.UnitCopies;
+import io.railgun.node.ddl.DdlReconciler;
+import io.railgun.node.ddl.DdlWriter;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.http.HttpApi;
+import io.railgun.node.recovery.PeerRecovery;
+import io.railgun.node.recovery.RecoveryGauges;
+import io.railgun.node.recovery.RecoverySettings;
+import io.railgun.node.recovery.SnapshotRequests;
+import io.railgun.node.recovery.SnapshotServer;
+import io.railgun.node.recovery.TaskRecovery;
 import io.railgun.node.http.KafkaIngestion;
+import io.railgun.node.ops.DistributionMetrics;
 import io.railgun.node.ops.NodeMetrics;
+import io.railgun.node.recovery.CountedRecovery;
 import io.railgun.node.ops.NodeReadiness;
 import io.railgun.node.ops.TaskMetrics;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.LocalReplies;
+import io.railgun.node.messaging.TopicReplication;
 import io.railgun.node.messaging.Topics;
 import io.railgun.node.security.OwnerOnly;
 import java.io.IOException;
@@ -49,12 +68,16 @@ import org.apache.kafka.common.errors.TopicExistsException;
  *
  * <p>Start-up: make the data directory owner-only ({@link OwnerOnly}) and lock it, start the
  * embedded broker (when no {@code --kafka}; with SASL when tokens are set), create
- * the control and reply topics, load the catalog from the control topic, start the processor units
- * (they join the task group and restore their tasks), then serve HTTP.
+ * the control, reply and cluster topics, load the catalog from the control topic, finish the DDL
+ * changes a dead node left half done ({@link DdlReconciler}), start the processor
+ * units (they join the task group and restore their tasks), then serve HTTP and publish the node's
+ * status on the cluster topic ({@link ClusterPublisher}; {@code GET /v1/cluster} reads every node's).
  */
 public final class Node implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Node.class.getName());
     private static final long STARTUP_TIMEOUT_MS = 60_000;
+    /** A node whose last status on the cluster topic is older than this is shown unreachable (it writes one a second). */
+    private static final long UNREACHABLE_AFTER_MS = 5_000;
 
     private final NodeConfig config;
     private final List<AutoCloseable> resources = new ArrayList<>(); // closed in reverse order
@@ -65,9 +88,16 @@ public final class Node implements AutoCloseable {
     private ControlLog control;
     private FrontEnd frontEnd;
     private StateMemory stateMemory;
+    private KafkaIngestion ingestion;
     private final List<ProcessorUnit> units = new ArrayList<>();
-    private URI uri;
+    private volatile URI uri;
     private boolean closed;
+    private TaskRecovery recovery = TaskRecovery.NONE;
+    private SnapshotServer snapshotServer;
+    private RecoveryGauges recoveryMetrics;
+    private final NodeMetrics metrics = new NodeMetrics();
+    /** Where recoveries and bytes copied from peers are counted ({@code /metrics}). */
+    private final DistributionMetrics distribution = new DistributionMetrics(metrics);
 
     private Node(NodeConfig config) {
         this.config = config;
@@ -87,10 +117,6 @@ public final class Node implements AutoCloseable {
 
     private void startLayers() {
         long started = System.nanoTime();
-        if (config.replication() > 1) {
-            LOG.log(System.Logger.Level.WARNING, "--replication {0}: replica tasks are not built yet; each task runs once"
-                    + " (a task without local state on a node rebuilds it by replaying its input)", config.replication());
-        }
         Path data = config.dataDir().toAbsolutePath();
         resources.add(lockDataDir(data));
         Map<String, String> kafkaProperties = config.kafkaProperties();
@@ -115,10 +141,11 @@ public final class Node implements AutoCloseable {
         KafkaSettings kafka = new KafkaSettings(bootstrap, kafkaProperties, config.nodeId());
         Admin admin = Admin.create(kafka.admin());
         resources.add(admin);
-        short replication = topicReplication(admin);
+        short replication = TopicReplication.factor(config.topicReplication(), brokerCount(admin));
         String replyTopic = Topics.replies(config.nodeId());
-        ensureTopic(admin, Topics.CONTROL, replication, ControlLog.topicConfig());
-        ensureTopic(admin, replyTopic, replication, Map.of("retention.ms", "3600000"));
+        ensureTopic(admin, Topics.CONTROL, replication, TopicReplication.configs(replication, ControlLog.topicConfig()));
+        ensureTopic(admin, replyTopic, replication, TopicReplication.configs(replication, Map.of("retention.ms", "3600000")));
+        ensureTopic(admin, ClusterTopic.NAME, replication, TopicReplication.configs(replication, ClusterTopic.config()));
 
         catalog = new Catalog();
         control = new ControlLog(catalog, kafka);
@@ -133,12 +160,25 @@ public final class Node implements AutoCloseable {
         }
         Path tasks = data.resolve("tasks");
         deleteTasksOfDeletedStreams(tasks);
+        DdlWriter ddlWriter = new DdlWriter(catalog, control, kafka, config.nodeId(), config.requestTimeoutMs(),
+                ddlGraceMs(config), System::currentTimeMillis);
+        resources.add(ddlWriter);
+        DdlReconciler reconciler = new DdlReconciler(catalog, ddlWriter);
+        resources.add(reconciler);
+        int finished = reconciler.finishAtStart();
+        if (finished > 0) {
+            LOG.log(System.Logger.Level.INFO, "{0} DDL change(s) left half done finished", finished);
+        }
+        reconciler.start();
 
         LocalReplies localReplies = new LocalReplies(replyTopic);
+        StaleCopies staleCopies = new StaleCopies(tasks);
+        startPeerRecovery(); // before the units, which call it
         stateMemory = new StateMemory(config.stateMemoryBytes());
         resources.add(stateMemory); // closed after the units (reverse order), so after every task's store
         for (int i = 0; i < config.processors(); i++) {
-            ProcessorUnit unit = new ProcessorUnit(i, config, catalog, kafka, tasks, localReplies, stateMemory);
+            ProcessorUnit unit = new ProcessorUnit(i, config.processors(), config, catalog, kafka, tasks, localReplies,
+                    staleCopies, new CountedRecovery(recovery, distribution), this::internalUrl, stateMemory);
             units.add(unit);
             unit.start();
         }
@@ -147,24 +187,57 @@ public final class Node implements AutoCloseable {
             units.forEach(ProcessorUnit::stop);
             units.forEach(ProcessorUnit::close);
         });
+        startSnapshotServer(data);
         LOG.log(System.Logger.Level.INFO, "{0} processor unit(s) joined the task group", config.processors());
-        frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs());
+        frontEnd = new FrontEnd(catalog, control, admin, kafka, replyTopic, replication, config.requestTimeoutMs(),
+                ddlWriter, config.inputRetentionMs());
         resources.add(frontEnd);
         localReplies.attach(frontEnd::deliver);
-        resources.add(new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs()));
-        startHttp();
+        ingestion = new KafkaIngestion(catalog, frontEnd, kafka, config.requestTimeoutMs());
+        resources.add(ingestion);
+        ClusterView clusterView = new ClusterView(kafka, System::currentTimeMillis, UNREACHABLE_AFTER_MS).start();
+        resources.add(clusterView);
+        startHttp(clusterView);
+        ClusterPublisher publisher = new ClusterPublisher(kafka, config.nodeId(), internalUrl(), units.size(),
+                new DiskCopies(catalog, staleCopies::snapshot,
+                        new UnitCopies(units.stream().map(ProcessorUnit::stats).toList())), System::currentTimeMillis);
+        resources.add(publisher);
+        publisher.start();
         LOG.log(System.Logger.Level.INFO, "node {0} started in {1} ms", config.nodeId(),
                 (System.nanoTime() - started) / 1_000_000);
     }
 
-    private void startHttp() {
-        NodeMetrics metrics = new NodeMetrics();
+    /** Peer recovery (docs/distribution.md): how the units copy a task they lack from a peer. */
+    private void startPeerRecovery() {
+        PeerRecovery peers = new PeerRecovery(RecoverySettings.defaults().withRate(config.recoveryRateBytes()),
+                config.adminToken());
+        resources.add(peers); // closed after the units
+        recovery = peers;
+        recoveryMetrics = new RecoveryGauges(peers.metrics());
+    }
+
+    /** Peer recovery's serving side: snapshots of this node's tasks, taken through the units' inboxes. */
+    private void startSnapshotServer(Path data) {
+        snapshotServer = new SnapshotServer(data.resolve("snapshots"),
+                new SnapshotRequests(units.stream().map(ProcessorUnit::snapshotInbox).toList()));
+        resources.add(snapshotServer); // closed before the units
+    }
+
+    /** How this node's processor units copy a task from a peer before opening it. */
+    public TaskRecovery taskRecovery() {
+        return recovery;
+    }
+
+    private void startHttp(ClusterView clusterView) {
         registerGauges(metrics);
         TaskMetrics.register(metrics, this::taskStats);
+        TaskMetrics.registerHistoryGaps(metrics, () -> units.stream().flatMap(u -> u.stats().historyGaps().gaps().stream())
+                .toList());
         NodeReadiness readiness = new NodeReadiness(units.stream().map(ProcessorUnit::stats).toList(), control::lag,
                 NodeReadiness.DEFAULT_MAX_LAG_PER_TASK);
         try {
-            HttpApi api = HttpApi.start(config, frontEnd, metrics, readiness);
+            recoveryMetrics.register(metrics);
+            HttpApi api = HttpApi.start(config, frontEnd, clusterView::report, metrics, readiness, snapshotServer);
             resources.add(api);
             uri = api.uri();
         } catch (IOException e) {
@@ -177,10 +250,17 @@ public final class Node implements AutoCloseable {
     private void registerGauges(NodeMetrics metrics) {
         List<String> unit = List.of("unit");
         metrics.gauge("railgun_frontend_in_flight", "Requests waiting for task replies", frontEnd::inFlight);
+        KafkaIngestion kafkaIngestion = ingestion;
+        metrics.counter("railgun_ingest_skipped", "Kafka-native ingestion records skipped (never counted), by reason",
+                List.of("reason"), () -> Map.of(List.of(EventTime.ERROR_CODE), kafkaIngestion.refusedTimestamps()));
         metrics.gauge("railgun_tasks", "Tasks run by each processor unit", unit, () -> perUnit(s -> s.tasks()));
         metrics.gauge("railgun_consumer_lag", "Input records not yet read by each unit's tasks", unit,
                 () -> perUnit(s -> s.lag()));
         metrics.counter("railgun_rebalances", "Assignments received by each unit", unit, () -> perUnit(s -> s.rebalances()));
+        metrics.counter("railgun_promotions", "Replica tasks each unit promoted to active in place", unit,
+                () -> perUnit(s -> s.promotions()));
+        metrics.counter("railgun_demotions", "Active tasks each unit kept as replicas when they moved away", unit,
+                () -> perUnit(s -> s.demotions()));
         metrics.counter("railgun_task_records", "Input records handled by each unit (events, DDL markers, reads)", unit,
                 () -> perUnit(s -> s.records()));
         metrics.gauge("railgun_reservoir_events", "Events held in the units' reservoirs", unit,
@@ -200,6 +280,15 @@ public final class Node implements AutoCloseable {
                         List.of("reservoir"), taskBytes(data.resolve("tasks"), "reservoir"),
                         List.of("state"), taskBytes(data.resolve("tasks"), "state"),
                         List.of("kafka"), directoryBytes(data.resolve("kafka"))));
+    }
+
+    /**
+     * How old a half-done DDL change of another node must be before this one finishes it: the writer
+     * waits up to the request timeout for its control record, then its producer may deliver a marker
+     * for up to its delivery timeout (30 s); 15 s more for clocks and slow brokers.
+     */
+    static long ddlGraceMs(NodeConfig config) {
+        return 2 * config.requestTimeoutMs() + 45_000;
     }
 
     private Map<List<String>, Long> perUnit(java.util.function.ToLongFunction<UnitStats> f) {
@@ -261,9 +350,51 @@ public final class Node implements AutoCloseable {
         return uri;
     }
 
+    /**
+     * The node's base URL for its peers (task copies), as its processor units advertise it to the
+     * task group: its API's URI, "" until the API listens. A wildcard bind address is replaced by
+     * the host's name.
+     */
+    private String internalUrl() {
+        URI u = uri;
+        if (u == null) {
+            return "";
+        }
+        String host = u.getHost();
+        if ("0.0.0.0".equals(host) || "::".equals(host) || "[::]".equals(host)) {
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                return u.toString();
+            }
+            return u.getScheme() + "://" + host + ":" + u.getPort();
+        }
+        return u.toString();
+    }
+
+    /**
+     * Stops the node as a crash looks to the task group (fault tests): its processor units stop
+     * without leaving the group, so the group moves their tasks only once their sessions time out;
+     * meanwhile the tasks' replicas on other nodes keep answering. Then closes the rest.
+     */
+    void stopWithoutLeaving() {
+        units.forEach(ProcessorUnit::halt);
+        close();
+    }
+
+    /** The processor units' figures (tests and metrics), by unit index. */
+    public List<UnitStats> unitStats() {
+        return units.stream().map(ProcessorUnit::stats).toList();
+    }
+
     /** The Kafka bootstrap servers the node uses (the embedded broker's when it runs one). */
     public String bootstrapServers() {
         return bootstrap;
+    }
+
+    /** Where task movements are counted: promotions, recoveries, bytes copied from peers. */
+    public ClusterEvents clusterEvents() {
+        return distribution;
     }
 
     /** The front-end (for in-process callers and tests). */
@@ -340,10 +471,9 @@ public final class Node implements AutoCloseable {
         }
     }
 
-    private static short topicReplication(Admin admin) {
+    private static int brokerCount(Admin admin) {
         try {
-            int brokers = admin.describeCluster().nodes().get(STARTUP_TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
-            return (short) Math.min(3, brokers);
+            return admin.describeCluster().nodes().get(STARTUP_TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot use Kafka: " + e.getCause().getMessage() + "; check --kafka and the Kafka"
                     + " client properties (security.protocol, sasl.*, ssl.*)", e.getCause());

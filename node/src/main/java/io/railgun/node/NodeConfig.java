@@ -14,7 +14,8 @@ import java.util.Map;
  * @param brokerPort           the embedded broker's port (0 picks a free one); unused with {@code kafka}
  * @param nodeId               this node's name in the cluster (consumer group member ids, its reply topic)
  * @param processors           processor units: threads each running a set of tasks
- * @param replication          copies of each task (1 until the distribution issue) and of each topic
+ * @param replication          copies of each task across the cluster: one active and {@code replication - 1}
+ *                             hot replicas on other nodes (docs/distribution.md § Replica tasks)
  * @param ingestToken          bearer token for events and point reads, or null (no check)
  * @param adminToken           bearer token for everything (streams, metrics, events, reads), or null
  * @param tlsKeystore          PKCS12 keystore of the HTTPS certificate, or null for plain HTTP
@@ -32,6 +33,11 @@ import java.util.Map;
  * @param headerTimeoutMs      a request's head (request line and headers; the TLS handshake) must come
  *                             within this long of its first byte (408, and closed, beyond)
  * @param bodyTimeoutMs        a request's body must come within this long of its head (408 beyond)
+ * @param recoveryRateBytes    the most bytes per second this node copies from peers when it recovers tasks
+ * @param topicReplication     copies of each topic the node creates, or {@link #AUTO_TOPIC_REPLICATION}
+ *                             for min(3, brokers in the cluster)
+ * @param inputRetentionMs     how long input topics keep events, for streams created without their own
+ *                             {@code inputRetention}; {@link #KEEP_FOREVER} keeps everything
  * @param stateMemoryBytes     the node's state memory budget, shared by all its tasks: RocksDB's one
  *                             block cache and memtables, the hot tiers, the write buffers and
  *                             checkpoint snapshots ({@code StateMemory}; 1 GiB by default, at least 64 MiB)
@@ -61,10 +67,21 @@ public record NodeConfig(
         long idleTimeoutMs,
         long headerTimeoutMs,
         long bodyTimeoutMs,
+        long recoveryRateBytes,
+        int topicReplication,
+        long inputRetentionMs,
         long stateMemoryBytes) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
+    /** {@link #topicReplication}: min(3, brokers in the cluster). */
+    public static final int AUTO_TOPIC_REPLICATION = 0;
+    /** {@link #inputRetentionMs}: Kafka's {@code retention.ms=-1}, nothing deleted. */
+    public static final long KEEP_FOREVER = -1;
+    /** The default input retention: a week, long enough for a task to catch up from a peer's checkpoint. */
+    public static final long DEFAULT_INPUT_RETENTION_MS = 7 * 86_400_000L;
     public static final int DEFAULT_PORT = 7070;
+    /** 50 MiB/s: a 7-day task of 1M events (about 100 MB) in about 2 s, leaving the disk to active tasks. */
+    public static final long DEFAULT_RECOVERY_RATE_BYTES = 50L << 20;
     /** Default state memory budget: 1 GiB (0.4 GiB RocksDB off-heap, 0.6 GiB of heap). */
     public static final long DEFAULT_STATE_MEMORY_BYTES = 1L << 30;
 
@@ -84,6 +101,15 @@ public record NodeConfig(
         }
         if (idleTimeoutMs < 1 || headerTimeoutMs < 1 || bodyTimeoutMs < 1) {
             throw new IllegalArgumentException("idle-timeout, header-timeout and body-timeout must be positive");
+        }
+        if (recoveryRateBytes < 1) {
+            throw new IllegalArgumentException("recovery-rate must be positive");
+        }
+        if (topicReplication < 0 || topicReplication > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("topic-replication must be auto or a number of copies of at least 1");
+        }
+        if (inputRetentionMs != KEEP_FOREVER && inputRetentionMs < 1) {
+            throw new IllegalArgumentException("input-retention must be a positive duration or forever");
         }
         if (stateMemoryBytes < DEFAULT_STATE_MEMORY_BYTES / 16) {
             throw new IllegalArgumentException("state-memory must be at least 64 MiB, not " + stateMemoryBytes + " bytes");
@@ -113,14 +139,15 @@ public record NodeConfig(
         return new NodeConfig(DEFAULT_HOST, DEFAULT_PORT, Path.of("data"), null, 0, "node-1",
                 Math.max(1, Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
                 16L << 20, 10_000, 10_000, 10_000, 250_000, 3_600_000L, defaultMaxConnections(), 1_000, 60_000,
-                10_000, 30_000, DEFAULT_STATE_MEMORY_BYTES);
+                10_000, 30_000, DEFAULT_RECOVERY_RATE_BYTES, AUTO_TOPIC_REPLICATION,
+                DEFAULT_INPUT_RETENTION_MS, DEFAULT_STATE_MEMORY_BYTES);
     }
 
     public NodeConfig withHttp(String newHost, int newPort) {
         return new NodeConfig(newHost, newPort, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
                 stateMemoryBytes);
     }
 
@@ -128,7 +155,7 @@ public record NodeConfig(
         return new NodeConfig(host, port, dir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
                 stateMemoryBytes);
     }
 
@@ -136,7 +163,7 @@ public record NodeConfig(
         return new NodeConfig(host, port, dataDir, bootstrap, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
                 stateMemoryBytes);
     }
 
@@ -144,7 +171,7 @@ public record NodeConfig(
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingest, admin,
                 tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
                 stateMemoryBytes);
     }
 
@@ -152,7 +179,7 @@ public record NodeConfig(
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, keystore, password, kafkaProperties, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
                 stateMemoryBytes);
     }
 
@@ -160,7 +187,7 @@ public record NodeConfig(
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, bodyBytes, batchEvents, timeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
                 stateMemoryBytes);
     }
 
@@ -168,7 +195,7 @@ public record NodeConfig(
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, units, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
                 stateMemoryBytes);
     }
 
@@ -176,7 +203,7 @@ public record NodeConfig(
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, props, maxBodyBytes, maxBatchEvents, requestTimeoutMs,
                 checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
                 stateMemoryBytes);
     }
 
@@ -184,7 +211,15 @@ public record NodeConfig(
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointMs, hotKeyLimit, minDedupMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
+                stateMemoryBytes);
+    }
+
+    public NodeConfig withRecoveryRate(long bytesPerSecond) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, bytesPerSecond, topicReplication, inputRetentionMs,
                 stateMemoryBytes);
     }
 
@@ -192,13 +227,32 @@ public record NodeConfig(
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConns, maxPerAddress, idleMs,
-                headerMs, bodyMs, stateMemoryBytes);
+                headerMs, bodyMs, recoveryRateBytes, topicReplication, inputRetentionMs,
+                stateMemoryBytes);
+    }
+
+    /** This node's id in the cluster and the task copies it asks the task group for (replica tasks). */
+    public NodeConfig withNode(String id, int taskCopies) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, id, processors, taskCopies, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication, inputRetentionMs,
+                stateMemoryBytes);
+    }
+
+    public NodeConfig withTopics(int copies, long inputRetention) {
+        return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
+                adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
+                requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, copies,
+                inputRetention, stateMemoryBytes);
     }
 
     public NodeConfig withStateMemory(long bytes) {
         return new NodeConfig(host, port, dataDir, kafka, brokerPort, nodeId, processors, replication, ingestToken,
                 adminToken, tlsKeystore, tlsKeystorePassword, kafkaProperties, maxBodyBytes, maxBatchEvents,
                 requestTimeoutMs, checkpointIntervalMs, hotKeys, minDedupHorizonMs, maxConnections,
-                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, bytes);
+                maxConnectionsPerAddress, idleTimeoutMs, headerTimeoutMs, bodyTimeoutMs, recoveryRateBytes, topicReplication,
+                inputRetentionMs, bytes);
     }
 }

@@ -1,6 +1,7 @@
 package io.railgun.engine.local;
 
 import io.railgun.engine.event.EventRow;
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.plan.MetricDefinition;
 import io.railgun.engine.plan.StatementBinder;
 import io.railgun.engine.query.QueryException;
@@ -129,8 +130,18 @@ public final class LocalStream implements AutoCloseable {
         return metrics;
     }
 
-    /** Sends an event to one task per partitioner and merges their replies ({@link ReplyMerger}). */
+    /**
+     * Sends an event to one task per partitioner and merges their replies ({@link ReplyMerger}).
+     *
+     * @throws EventTime.TimestampOutOfRangeException when its timestamp is outside {@link EventTime}'s
+     *                                                range: refused before any task counts it
+     */
     public StreamReply process(EventRow row) {
+        Field timestampField = definition.timestampField() == null ? null : definition.schema().field(definition.timestampField());
+        if (timestampField != null && !row.isNull(timestampField.index())
+                && !EventTime.accepted(row.getLong(timestampField.index()))) {
+            throw new EventTime.TimestampOutOfRangeException(timestampField.name(), row.getLong(timestampField.index()));
+        }
         ReplyMerger merger = new ReplyMerger(tasksByPartitioner.size());
         for (Map.Entry<String, TaskProcessor[]> e : tasksByPartitioner.entrySet()) {
             TaskProcessor[] tasks = e.getValue();

@@ -70,7 +70,6 @@ final class KeyTable {
     private final ColdKeys cold;
     private byte[] flags = new byte[0];
     private int clockHand;
-    private final Map<Long, GroupByNode> nodesById = new HashMap<>();
     private final StateWriter out = new StateWriter();
     private final StateReader in = new StateReader();
     private byte[] keyScratch = new byte[64];
@@ -309,13 +308,24 @@ final class KeyTable {
         out.patchInt(countAt, count);
     }
 
+    /** The attached node with this id, or null (a few nodes: a scan, no boxed map key per cold load). */
+    private GroupByNode nodeById(long id) {
+        for (int i = 0, n = nodes.size(); i < n; i++) {
+            GroupByNode node = nodes.get(i);
+            if (node.id() == id) {
+                return node;
+            }
+        }
+        return null;
+    }
+
     /** Fills a fresh slot from a serialised key; state of unknown nodes or aggregators is skipped. */
     private void restore(int slot, StateReader from) {
         int base = slot * stride;
         long holders = 0;
         int count = from.getInt();
         for (int i = 0; i < count; i++) {
-            GroupByNode n = nodesById.get(from.getLong());
+            GroupByNode n = nodeById(from.getLong());
             long population = from.getLong();
             int aggCount = from.getInt();
             if (n != null) {
@@ -391,7 +401,6 @@ final class KeyTable {
 
     void attach(GroupByNode node) {
         nodes.add(node);
-        nodesById.put(node.id(), node);
         relayout();
     }
 
@@ -410,7 +419,6 @@ final class KeyTable {
             }
         }
         nodes.remove(node);
-        nodesById.remove(node.id());
         relayout();
     }
 

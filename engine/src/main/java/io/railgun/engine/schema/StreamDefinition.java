@@ -16,6 +16,10 @@ import java.util.List;
  * @param retentionMs    how much history (behind stream time) the reservoir keeps at least, for
  *                       backfilling new metrics; 0 keeps only what the windows and the dedup
  *                       horizon need (unbounded windows need no events: their state suffices)
+ * @param inputRetentionMs how long the node's input topics keep the stream's events (Kafka
+ *                       {@code retention.ms}), for the node only (the engine keeps its own history):
+ *                       {@link #INPUT_RETENTION_FOREVER}, or {@link #INPUT_RETENTION_NODE_DEFAULT}
+ *                       until the node resolves it to its default when the stream is created
  */
 public record StreamDefinition(
         String name,
@@ -26,7 +30,20 @@ public record StreamDefinition(
         int partitions,
         long latenessMs,
         LateEventPolicy lateEvents,
-        long retentionMs) {
+        long retentionMs,
+        long inputRetentionMs) {
+
+    /** {@link #inputRetentionMs}: not given, the node's default applies. */
+    public static final long INPUT_RETENTION_NODE_DEFAULT = 0;
+    /** {@link #inputRetentionMs}: nothing is deleted. */
+    public static final long INPUT_RETENTION_FOREVER = -1;
+
+    /** A stream whose input retention is the node's default. */
+    public StreamDefinition(String name, Schema schema, String eventIdField, String timestampField,
+            List<String> partitioners, int partitions, long latenessMs, LateEventPolicy lateEvents, long retentionMs) {
+        this(name, schema, eventIdField, timestampField, partitioners, partitions, latenessMs, lateEvents, retentionMs,
+                INPUT_RETENTION_NODE_DEFAULT);
+    }
 
     /** A stream that keeps no history beyond what its windows and dedup horizon need. */
     public StreamDefinition(String name, Schema schema, String eventIdField, String timestampField,
@@ -65,11 +82,20 @@ public record StreamDefinition(
         if (retentionMs < 0) {
             throw new IllegalArgumentException("retention must not be negative");
         }
+        if (inputRetentionMs < INPUT_RETENTION_FOREVER) {
+            throw new IllegalArgumentException("inputRetention must be positive, or forever");
+        }
     }
 
     /** The same stream with a new schema (after a compatible change). */
     public StreamDefinition withSchema(Schema newSchema) {
         return new StreamDefinition(name, newSchema, eventIdField, timestampField, partitioners, partitions, latenessMs,
-                lateEvents, retentionMs);
+                lateEvents, retentionMs, inputRetentionMs);
+    }
+
+    /** The same stream with another input retention. */
+    public StreamDefinition withInputRetention(long newInputRetentionMs) {
+        return new StreamDefinition(name, schema, eventIdField, timestampField, partitioners, partitions, latenessMs,
+                lateEvents, retentionMs, newInputRetentionMs);
     }
 }

@@ -45,6 +45,18 @@ public final class ByteKeyIndex {
         arena = new byte[Math.max(256, slots * 16)];
     }
 
+    /** Removes every key, keeping the arrays (no allocation: for indexes emptied and filled again). */
+    public void clear() {
+        if (size > 0 || slotsUsed > 0) {
+            Arrays.fill(table, 0);
+        }
+        size = 0;
+        freeCount = 0;
+        slotsUsed = 0;
+        arenaEnd = 0;
+        garbageBytes = 0;
+    }
+
     /** Number of keys present. */
     public int size() {
         return size;

@@ -1,10 +1,10 @@
 package io.railgun.engine.task;
 
+import io.railgun.engine.dedup.DedupIndex;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.EventSink;
 import io.railgun.engine.reservoir.ReservoirCursor;
-import io.railgun.engine.state.ByteKeyIndex;
 import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.state.StateReader;
 import io.railgun.engine.window.WindowBounds;
@@ -18,22 +18,28 @@ import java.util.Arrays;
  * time, the id of a counted event with (reservoir) timestamp t is remembered while
  * {@code t > T - H - 1}:
  * <ul>
- *   <li><b>hot</b> (memory): ids with {@code t > T - Hh - 1}, where the hot horizon
- *       {@code Hh = max(dedupHotMs, lateness)}, so an event the task accepts is always hot;</li>
+ *   <li><b>hot</b> (memory, a {@link DedupIndex} ordered by arrival, so ids expire by a sequential
+ *       walk): ids with {@code t > T - Hh - 1}, where the hot horizon
+ *       {@code Hh = max(dedupHotMs, lateness)}, so an event the task accepts is always hot (when
+ *       the cold tier is not active, {@code Hh} is H itself);</li>
  *   <li><b>cold</b> (the durable store's {@link ColdKeys}, so RocksDB with the checkpoints): the
  *       older ones, when {@code H > Hh} for a durable task ("the cold tier is active"). Key: a tag
  *       byte 1 then the id's bytes; value: t (8 bytes, little-endian).</li>
  * </ul>
- * Two reservoir cursors move the ids: the spill cursor at {@code T - Hh - 1} moves the ids it
- * passes from hot to cold, the forget cursor at {@code T - H - 1} forgets them (a cold one is
- * deleted). A new id is looked up in cold only when the tier is active; a cold id whose t is not
- * within H counts as absent.
+ * The hot tier forgets its ids by itself as its boundary moves; two reservoir cursors move the
+ * others: the spill cursor at {@code T - Hh - 1} copies the ids it passes to cold (the hot tier
+ * drops them at the same boundary), the forget cursor at {@code T - H - 1} deletes the cold ones
+ * (and keeps the horizon's events in the reservoir). A new id is looked up in cold only when the
+ * tier is active; a cold id whose t is not within H counts as absent.
  *
  * <p><b>Restore.</b> Each checkpoint also stores, under the key of the single tag byte 0, the spill
  * cursor's boundary M at that point (Long.MIN_VALUE when nothing was spilled): the ids with
  * {@code t <= M} are in the checkpoint's cold tier. {@link #restore} therefore reads back from the
  * reservoir only the events after {@code max(M, T - H - 1)}: the last {@code Hh} of event time, not
- * the whole horizon (180 days of ids for a 180-day window).
+ * the whole horizon (180 days of ids for a 180-day window). Exact: the ids in (T - H - 1, M] are
+ * in the cold tier, the later ones are read back (to cold up to the spill boundary, to hot after);
+ * were M above the spill boundary the task now computes (a longer {@code Hh}), the ids in between
+ * stay in cold only, where a lookup finds them as well.
  *
  * <p>Allocation-free per event in steady state. Owned by the task's thread.
  */
@@ -49,11 +55,11 @@ final class DedupIds implements AutoCloseable {
     private final String idName;
     private final ColdKeys cold; // null: every id in memory (an in-memory task)
     private final long dedupHotMs;
-    private final ByteKeyIndex hot = new ByteKeyIndex(1024);
+    private final DedupIndex hot = new DedupIndex();
     private final StateReader reader = new StateReader();
     private final byte[] value = new byte[8];
     private byte[] scratch = new byte[64]; // the tag byte ID, then the id being handled
-    private int lastSlot = -1;
+    private int pendingLength = -1; // the id isNew accepted, in scratch; -1: none
     private long coldDuplicates;
 
     private long horizonMs;
@@ -63,12 +69,15 @@ final class DedupIds implements AutoCloseable {
     private ReservoirCursor forgetCursor;
     private ReservoirCursor spillCursor; // null while the cold tier is not active
 
+    // where setHorizon and restore put the ids they read back (see place)
+    private long placeForget;
+    private long placeSpill;
+    private boolean placeFromCold; // whether the ids placed may be in the cold tier
+
     private final EventSink forget = this::forget;
     private final EventSink spill = this::spill;
-    private final EventSink rememberHot = this::rememberHot;
-    private final EventSink rememberCold = this::rememberCold;
-    private final EventSink backToHot = this::backToHot;
-    private final EventSink restoreId = this::restoreId;
+    private final EventSink place = this::place;
+    private final EventSink pass = (timestamp, seq, row) -> {};
 
     DedupIds(EventReservoir reservoir, int idField, boolean stringId, String idName, ColdKeys cold, long dedupHotMs) {
         this.reservoir = reservoir;
@@ -82,28 +91,32 @@ final class DedupIds implements AutoCloseable {
     }
 
     /**
-     * Remembers {@code row}'s id; false when it is remembered already (a duplicate).
+     * Whether {@code row}'s id is new: not remembered in either tier. When it is, the task then
+     * calls {@link #remember} if it counts the event (not for a late event it drops).
      *
      * @throws IllegalArgumentException when the id is null
      */
-    boolean add(EventRow row) {
+    boolean isNew(EventRow row) {
         int len = encode(row);
-        int r = hot.findOrInsert(scratch, 1, len);
-        if (r >= 0) {
+        pendingLength = -1;
+        if (hot.contains(scratch, 1, len)) {
             return false;
         }
-        lastSlot = -r - 1;
         if (coldActive && inCold(len)) {
-            hot.removeSlot(lastSlot);
             coldDuplicates++;
             return false;
         }
+        pendingLength = len;
         return true;
     }
 
-    /** Forgets the id of the last {@link #add} that returned true (its event was not counted). */
-    void undoAdd() {
-        hot.removeSlot(lastSlot);
+    /**
+     * Remembers the id {@link #isNew} just accepted, its event counted at {@code timestamp} (at or
+     * after {@code T - lateness}, so within the hot horizon).
+     */
+    void remember(long timestamp) {
+        hot.add(scratch, 1, pendingLength, timestamp);
+        pendingLength = -1;
     }
 
     /** The stream time moved to {@code time}: ids move to cold, or are forgotten. */
@@ -113,6 +126,7 @@ final class DedupIds implements AutoCloseable {
             spillCursor.advanceTo(boundary(hotHorizonMs), spill);
         }
         forgetCursor.advanceTo(boundary(horizonMs), forget);
+        hot.expireBefore(hotBoundary());
     }
 
     /**
@@ -122,33 +136,40 @@ final class DedupIds implements AutoCloseable {
      */
     void setHorizon(long newHorizonMs, long latenessMs) {
         boolean wasActive = coldActive;
+        long oldForget = forgetCursor.boundary();
+        long oldSpill = spillCursor != null ? spillCursor.boundary() : oldForget;
         horizonMs = newHorizonMs;
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs;
+        closeSpill();
         if (streamTime == Long.MIN_VALUE) {
-            if (coldActive && spillCursor == null) {
+            if (coldActive) {
                 spillCursor = reservoir.openCursor(Long.MIN_VALUE);
-            } else if (!coldActive) {
-                closeSpill();
             }
             return;
         }
-        if (wasActive && !coldActive) {
-            long spilled = spillCursor.boundary();
-            closeSpill();
-            scan(forgetCursor.boundary(), spilled, backToHot);
+        long forgetBoundary = boundary(horizonMs);
+        long spillBoundary = coldActive ? boundary(hotHorizonMs) : forgetBoundary;
+        // first: a longer hot horizon revives the ids the index still holds, so place adds no twin
+        hot.expireBefore(hotBoundary());
+        // the ids were: cold in (oldForget, oldSpill] when the tier was active, hot after oldSpill;
+        // they go: cold in (forgetBoundary, spillBoundary], hot after spillBoundary
+        // (only the events between an old boundary and its new one change place)
+        placeForget = forgetBoundary;
+        placeSpill = spillBoundary;
+        placeFromCold = wasActive;
+        if (!wasActive) {
+            oldSpill = oldForget;
         }
-        long boundary = boundary(horizonMs);
-        if (boundary < forgetCursor.boundary()) {
-            scan(boundary, forgetCursor.boundary(), wasActive && coldActive ? rememberCold : rememberHot);
+        scan(Math.min(oldForget, forgetBoundary), Math.max(oldForget, forgetBoundary), place);
+        scan(Math.min(oldSpill, spillBoundary), Math.max(oldSpill, spillBoundary), place);
+        if (forgetBoundary < oldForget) {
             forgetCursor.close();
-            forgetCursor = reservoir.openCursor(boundary);
+            forgetCursor = reservoir.openCursor(forgetBoundary);
         } else {
-            forgetCursor.advanceTo(boundary, forget);
+            forgetCursor.advanceTo(forgetBoundary, pass); // place deleted what it passes
         }
-        if (coldActive && !wasActive) {
-            long spillBoundary = boundary(hotHorizonMs);
-            scan(forgetCursor.boundary(), spillBoundary, spill);
+        if (coldActive) {
             spillCursor = reservoir.openCursor(spillBoundary);
         }
     }
@@ -167,12 +188,18 @@ final class DedupIds implements AutoCloseable {
         forgetCursor.close();
         forgetCursor = reservoir.openCursor(boundary);
         closeSpill();
+        hot.clear();
+        hot.expireBefore(hotBoundary());
         long from = boundary;
+        placeForget = boundary;
+        placeSpill = boundary;
+        placeFromCold = false; // the ids read back are after the checkpoint's spill mark
         if (coldActive) {
             spillCursor = reservoir.openCursor(boundary(hotHorizonMs));
+            placeSpill = spillCursor.boundary();
             from = Math.max(from, spilledMark());
         }
-        scan(from, Long.MAX_VALUE, restoreId);
+        scan(from, Long.MAX_VALUE, place);
     }
 
     /**
@@ -192,10 +219,11 @@ final class DedupIds implements AutoCloseable {
         return coldDuplicates;
     }
 
-    /** Ids held in memory. */
-    int hotIds() {
-        return hot.size();
+    /** Ids held in memory (the live ones, and the dead ones not yet dropped from the log). */
+    long hotIds() {
+        return hot.held();
     }
+
 
     /** Whether ids older than the hot horizon are kept in the durable store rather than in memory. */
     boolean coldActive() {
@@ -227,6 +255,12 @@ final class DedupIds implements AutoCloseable {
                 : WindowBounds.minus(WindowBounds.minus(streamTime, horizon), 1);
     }
 
+    /** The hot tier's boundary: its ids are those counted at or after it. */
+    private long hotBoundary() {
+        return streamTime == Long.MIN_VALUE ? Long.MIN_VALUE
+                : WindowBounds.minus(streamTime, coldActive ? hotHorizonMs : horizonMs);
+    }
+
     private boolean inCold(int len) {
         if (!cold.load(scratch, 0, len + 1, reader)) {
             return false;
@@ -244,38 +278,35 @@ final class DedupIds implements AutoCloseable {
     }
 
     private void forget(long timestamp, long seq, EventRow row) {
-        int len = encode(row);
-        hot.remove(scratch, 1, len);
         if (coldActive) {
-            cold.delete(scratch, 0, len + 1);
+            cold.delete(scratch, 0, encode(row) + 1);
         }
     }
 
     private void spill(long timestamp, long seq, EventRow row) {
+        storeCold(encode(row), timestamp); // the hot tier drops it at the same boundary
+    }
+
+    /**
+     * Puts an id read back from the reservoir where it belongs: forgotten at or before
+     * {@link #placeForget}, cold up to {@link #placeSpill}, hot after (deleted from cold when it may
+     * have been there, {@link #placeFromCold}).
+     */
+    private void place(long timestamp, long seq, EventRow row) {
         int len = encode(row);
-        hot.remove(scratch, 1, len);
-        storeCold(len, timestamp);
-    }
-
-    private void rememberHot(long timestamp, long seq, EventRow row) {
-        hot.findOrInsert(scratch, 1, encode(row));
-    }
-
-    private void rememberCold(long timestamp, long seq, EventRow row) {
-        storeCold(encode(row), timestamp);
-    }
-
-    private void backToHot(long timestamp, long seq, EventRow row) {
-        int len = encode(row);
-        hot.findOrInsert(scratch, 1, len);
-        cold.delete(scratch, 0, len + 1);
-    }
-
-    private void restoreId(long timestamp, long seq, EventRow row) {
-        if (spillCursor != null && timestamp <= spillCursor.boundary()) {
-            rememberCold(timestamp, seq, row);
+        if (timestamp <= placeForget) {
+            if (placeFromCold) {
+                cold.delete(scratch, 0, len + 1);
+            }
+        } else if (timestamp <= placeSpill) {
+            storeCold(len, timestamp);
         } else {
-            rememberHot(timestamp, seq, row);
+            if (placeFromCold) {
+                cold.delete(scratch, 0, len + 1);
+            }
+            if (!hot.contains(scratch, 1, len)) {
+                hot.add(scratch, 1, len, timestamp);
+            }
         }
     }
 

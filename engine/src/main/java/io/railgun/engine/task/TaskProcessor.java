@@ -1,6 +1,7 @@
 package io.railgun.engine.task;
 
 import io.railgun.engine.event.EventRow;
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.plan.MetricDefinition;
 import io.railgun.engine.plan.StatementBinder;
 import io.railgun.engine.plan.TaskPlan;
@@ -12,6 +13,9 @@ import io.railgun.engine.reservoir.InMemoryReservoir;
 import io.railgun.engine.reservoir.ReservoirCursor;
 import io.railgun.engine.reservoir.disk.DiskReservoir;
 import io.railgun.engine.reservoir.disk.ReservoirCheckpoint;
+import io.railgun.engine.reservoir.disk.SegmentDescriptor;
+import io.railgun.engine.snapshot.SnapshotWriter;
+import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.LateEventPolicy;
@@ -22,6 +26,13 @@ import io.railgun.engine.state.durable.DurableStateOptions;
 import io.railgun.engine.state.durable.DurableStateStore;
 import io.railgun.engine.task.CheckpointRecord.StatementEntry;
 import io.railgun.engine.window.WindowBounds;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.stream.Stream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -93,6 +104,8 @@ public final class TaskProcessor implements AutoCloseable {
     private byte[] pendingRecord;
     private CompletableFuture<Void> pendingReservoirDurable;
     private CompletableFuture<Void> lastCheckpoint = CompletableFuture.completedFuture(null);
+    // a snapshot being written off this thread: no checkpoint begins until it is done (trySnapshot)
+    private CompletableFuture<TaskSnapshot> snapshotting = CompletableFuture.completedFuture(null);
 
     /** A task with an in-memory reservoir and state store. */
     public TaskProcessor(StreamDefinition stream, TaskOptions options) {
@@ -262,6 +275,8 @@ public final class TaskProcessor implements AutoCloseable {
      *
      * @throws IllegalArgumentException when the event id or the timestamp field is null (the
      *                                  front-end rejects such events before they reach a task)
+     * @throws EventTime.TimestampOutOfRangeException when the timestamp is outside {@link EventTime}'s
+     *                                  range; the event is not counted and its id not remembered
      */
     public Reply process(EventRow row) {
         return process(row, nextOffset);
@@ -324,19 +339,22 @@ public final class TaskProcessor implements AutoCloseable {
                 throw new IllegalArgumentException("the timestamp field '" + stream.timestampField() + "' is null");
             }
             ts = row.getLong(timestampField);
+            if (!EventTime.accepted(ts)) {
+                throw new EventTime.TimestampOutOfRangeException(stream.timestampField(), ts);
+            }
         } else {
             ts = options.clock().millis();
         }
-        if (!ids.add(row)) {
+        if (!ids.isNew(row)) {
             return replyWith(ReplyStatus.DUPLICATE, ts, -1, row);
         }
         if (started && ts < WindowBounds.minus(streamTime, stream.latenessMs())) {
             if (stream.lateEvents() == LateEventPolicy.DROP) {
-                ids.undoAdd(); // not counted: its id is not remembered
-                return replyWith(ReplyStatus.DROPPED_LATE, ts, -1, row);
+                return replyWith(ReplyStatus.DROPPED_LATE, ts, -1, row); // not counted: its id is not remembered
             }
             ts = WindowBounds.minus(streamTime, stream.latenessMs());
         }
+        ids.remember(ts); // H >= lateness: live at once, and in the hot tier
         long seq = nextSeq++;
         reservoir.insert(ts, seq, row);
         if (!started || ts > streamTime) {
@@ -430,6 +448,7 @@ public final class TaskProcessor implements AutoCloseable {
         if (durable == null) {
             return CompletableFuture.completedFuture(null);
         }
+        awaitSnapshotWriter();
         finishSnapshot();
         beginCheckpoint();
         finishSnapshot();
@@ -491,6 +510,12 @@ public final class TaskProcessor implements AutoCloseable {
             sinceClockCheck = 0;
             due = System.currentTimeMillis() - lastCheckpointMs >= checkpointIntervalMs;
         }
+        if (due && !snapshotting.isDone()) {
+            if (!durable.mustWait()) {
+                return; // a task snapshot is being written: the checkpoint waits for it
+            }
+            awaitSnapshotWriter();
+        }
         if (due && (!running || durable.mustWait())) {
             beginCheckpoint();
             continueSnapshot(durable.options().snapshotKeysPerEvent());
@@ -503,6 +528,63 @@ public final class TaskProcessor implements AutoCloseable {
             checkpointPending = false;
             disk.allowTrimBelow(pendingTrimPosition);
             durableOffset = pendingOffset;
+        }
+    }
+
+    /**
+     * Starts a {@link TaskSnapshot} of the last complete checkpoint in {@code target} (a new
+     * directory), written on {@code io}; or returns null when it cannot start now (a checkpoint is
+     * being taken or written, or none exists yet: one is begun): the caller asks again after the
+     * next events. Durable tasks only.
+     *
+     * <p>Consistency: it starts only when no checkpoint is under way, so RocksDB holds exactly the
+     * last complete one, whose reservoir chunks are all written and synced; the segment files and
+     * their lengths are fixed here, on the task's thread; and until the snapshot is written no new
+     * checkpoint begins (unless the state's write buffer reaches twice its budget: then the task
+     * waits for the snapshot), so no file the checkpoint needs is trimmed and RocksDB does not
+     * change under the copy. Events keep being processed meanwhile.
+     */
+    public CompletableFuture<TaskSnapshot> trySnapshot(Path target, long snapshotId, Executor io) {
+        if (durable == null) {
+            throw new IllegalStateException("an in-memory task has no files to snapshot");
+        }
+        if (!snapshotting.isDone() || durable.checkpointBegun() || durable.checkpointRunning()) {
+            return null;
+        }
+        checkpointDone();
+        if (!durable.hasCheckpoint()) {
+            beginCheckpoint();
+            continueSnapshot(durable.options().snapshotKeysPerEvent());
+            return null;
+        }
+        List<SnapshotWriter.SegmentLength> segments = new ArrayList<>();
+        try (Stream<Path> files = Files.list(disk.directory())) {
+            for (Path p : files.sorted().toList()) {
+                String name = p.getFileName().toString();
+                if (SegmentDescriptor.segmentId(name) >= 0) {
+                    try {
+                        segments.add(new SnapshotWriter.SegmentLength(name, Files.size(p)));
+                    } catch (java.nio.file.NoSuchFileException trimmed) {
+                        // trimmed in the background: the checkpoint no longer needs it
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        long offset = durableOffset;
+        Path reservoirDir = disk.directory();
+        DurableStateStore state = durable;
+        snapshotting = CompletableFuture.supplyAsync(
+                () -> SnapshotWriter.write(target, snapshotId, offset, reservoirDir, segments, state::checkpointTo), io);
+        return snapshotting;
+    }
+
+    private void awaitSnapshotWriter() {
+        try {
+            snapshotting.join();
+        } catch (CompletionException | CancellationException e) {
+            // its requester is told; the task goes on
         }
     }
 
@@ -556,6 +638,7 @@ public final class TaskProcessor implements AutoCloseable {
 
     /** Closes without a final checkpoint: the next {@link #open} restores the last complete one. */
     public void abandon() {
+        awaitSnapshotWriter();
         try {
             reservoir.close();
         } finally {

@@ -3,6 +3,7 @@ package io.railgun.engine.exactness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.railgun.engine.event.EventRowWriter;
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.local.LocalStream;
 import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.oracle.ExpectedValue;
@@ -38,11 +39,11 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * backfills, as a node's idle tasks do. From then on every reply is compared: the other metrics must stay
  * exact while the backfill runs, and each backfilled metric must be exact in every reply it
  * appears in — from its first one — and must appear before the stream ends. The stream keeps
- * 100,000 days of history (retention), so the reservoir holds all the history the oracle sees.
+ * the whole range of event times as history (retention), so the reservoir holds all the history the oracle sees.
  */
 class BackfillTest {
-    // the generated streams span up to years of event time: keep all of it
-    private static final long RETENTION_MS = 100_000L * 24 * 3600 * 1000;
+    // the generated streams span up to the whole accepted range of event times (windows of years): keep all of it
+    private static final long RETENTION_MS = EventTime.MAX_MS - EventTime.MIN_MS + 1;
 
     @Provide
     Arbitrary<Long> seeds() {

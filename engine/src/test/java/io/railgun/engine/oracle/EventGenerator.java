@@ -1,5 +1,6 @@
 package io.railgun.engine.oracle;
 
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.schema.FieldType;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -91,7 +92,12 @@ final class EventGenerator {
         return events;
     }
 
+    /** The next timestamp, within the accepted range of event times (cases near its ends pile up there). */
     long timestamp(List<Map<String, Object>> events, long frontier, double pLate) {
+        return Math.max(EventTime.MIN_MS, Math.min(EventTime.MAX_MS, unclamped(events, frontier, pLate)));
+    }
+
+    private long unclamped(List<Map<String, Object>> events, long frontier, double pLate) {
         double u = g.random.nextDouble();
         long typicalWindow = windows.isEmpty() ? g.scaleMs : g.oneOf(windows).sizeMs();
         if (u < pLate && !events.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.railgun.engine.oracle;
 
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.LateEventPolicy;
 import io.railgun.engine.schema.Schema;
@@ -116,8 +117,12 @@ public final class PaymentCaseGenerator {
             }
             long scale = SCALES[random.nextInt(SCALES.length)];
             // a few cases straddle the epoch, so negative timestamps and floor division get exercised
-            long origin = random.nextDouble() < 0.1
+            // and a few start at either end of the accepted range (EventTime), where timestamps are clamped
+            double o = random.nextDouble();
+            long origin = o < 0.1
                     ? random.nextInt(2 * 86_400_000) - 86_400_000L
+                    : o < 0.13 ? EventTime.MIN_MS + random.nextInt(86_400_000)
+                    : o < 0.16 ? EventTime.MAX_MS - random.nextInt(86_400_000) - (random.nextBoolean() ? 0 : 400 * 86_400_000L)
                     : 1_700_000_000_000L + random.nextInt(86_400_000);
             g = new GenContext(random, fields, List.copyOf(partitioners), origin, scale);
 

@@ -82,10 +82,17 @@ final class StatementGenerator {
         return WindowDef.unbounded();
     }
 
-    /** A window length: tiny, near the case's time scale, or anywhere in 1 ms .. 400 days. */
+    /**
+     * A window length: tiny, near the case's time scale, anywhere in 1 ms .. 400 days, or (3%) of
+     * 1 to 20,000 years.
+     */
     long size() {
         double u = g.random.nextDouble();
         long ms;
+        if (u < 0.03) {
+            // windows of years, up to longer than the whole accepted range of event times (EventTime)
+            return nice(g.logUniform(365 * Durations.DAY, 20_000 * 365 * Durations.DAY));
+        }
         if (u < 0.2) {
             ms = g.between(1L, 10L);
         } else if (u < 0.6) {

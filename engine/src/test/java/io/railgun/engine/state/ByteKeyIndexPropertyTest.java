@@ -32,7 +32,13 @@ class ByteKeyIndexPropertyTest {
     void behavesLikeAHashMap(@ForAll("operations") List<Op> ops) {
         ByteKeyIndex index = new ByteKeyIndex(4);
         Map<String, Integer> model = new HashMap<>();
-        for (Op op : ops) {
+        int clearEvery = 500 + ops.size() % 700; // cleared now and then: emptied, then filled again in the same arrays
+        for (int i = 0; i < ops.size(); i++) {
+            Op op = ops.get(i);
+            if (i % clearEvery == clearEvery - 1) {
+                index.clear();
+                model.clear();
+            }
             byte[] k = op.key().getBytes(StandardCharsets.UTF_8);
             if (op.insert()) {
                 int r = index.findOrInsert(k, 0, k.length);

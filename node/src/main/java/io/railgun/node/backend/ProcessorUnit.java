@@ -1,86 +1,107 @@
 package io.railgun.node.backend;
 
-import io.railgun.engine.reply.TaskAnswer;
 import io.railgun.engine.state.durable.StateMemory;
 import io.railgun.node.NodeConfig;
 import io.railgun.node.agent.Agent;
 import io.railgun.node.agent.AgentRunner;
+import io.railgun.node.assignment.AssignmentHolder;
+import io.railgun.node.assignment.HeldCopy;
+import io.railgun.node.assignment.MemberAssignment;
+import io.railgun.node.assignment.MemberInfo;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.LocalReplies;
-import io.railgun.node.messaging.TaskInput;
-import io.railgun.node.messaging.TaskReply;
 import io.railgun.node.messaging.Topics;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.railgun.node.recovery.SnapshotInbox;
+import io.railgun.node.recovery.TaskRecovery;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * A processor unit (paper §3): one thread owning a set of tasks, running each single-threaded, so
  * nothing on the event path takes a lock. Its Kafka consumer is a member of the task group; the
- * (topic, partition) pairs Kafka assigns it are its tasks. Assignment is cooperative and sticky: a
- * rebalance moves only the partitions that must move. A task given to the unit is opened from its
- * directory (restoring its last checkpoint) and read from the offset the checkpoint resumes at; a
- * task taken away is closed with a final checkpoint. The unit commits to Kafka the offsets its
- * tasks' checkpoints cover (for lag monitoring: the local checkpoint decides where a task resumes).
+ * (topic, partition) pairs Kafka assigns it are its active tasks. Assignment is cooperative and
+ * sticky: a rebalance moves only the partitions that must move.
+ *
+ * <p>Replicas (docs/distribution.md § Replica tasks): the group's plan may also give the unit hot
+ * replicas of tasks active elsewhere ({@link #planned}). A replica is opened like an active task and
+ * read by the unit's second, group-less consumer ({@link ReplicaReader}) from the offset it resumes
+ * at; it answers like the active (the front-end counts each task once). Each round polls the
+ * actives first, then a bounded batch of replica records. A replica that becomes active on this
+ * unit is promoted in place: the open task moves to the active consumer, which reads on from the
+ * task's next offset (no copy, no replay); an active that the plan keeps here as replica is demoted
+ * the same way. A task this unit lacks (the plan names peers holding it) is first copied by
+ * {@link TaskRecovery}, its partition not read meanwhile.
+ *
+ * <p>A task opens from its directory (restoring its last checkpoint) and leaves with a final
+ * checkpoint. The unit commits to Kafka the offsets its active tasks' checkpoints cover (for lag
+ * monitoring: the local checkpoint decides where a task resumes).
+ *
+ * <p>Threads: everything runs on the unit's agent thread, Kafka's callbacks and the
+ * {@link AssignmentHolder} calls included (from inside the consumer's poll); {@link #stop},
+ * {@link #halt}, {@link #close} and {@link #stats} from any thread.
  */
-public final class ProcessorUnit implements Agent, AutoCloseable {
+public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ProcessorUnit.class.getName());
     private static final long IDLE_EVERY_NANOS = 100_000_000L;
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
+    /** The unit sets no cap of its own on the task copies it runs: the plan balances them by load. */
+    public static final int UNBOUNDED_BUDGET = Integer.MAX_VALUE;
 
     private final int index;
+    private final int units;
     private final NodeConfig config;
-    private final StateMemory stateMemory; // the node's, shared by every task of every unit
     private final Catalog catalog;
-    private final Path tasksDir;
-    private final LocalReplies localReplies;
+    private final Supplier<String> nodeUrl;
+    private final TaskOpener opener;
+    private final StaleCopies stale;
     private final KafkaConsumer<byte[], byte[]> consumer;
+    private final ReplicaReader replicas;
     private final KafkaProducer<byte[], byte[]> producer;
-    private final TaskReply.Writer writer = new TaskReply.Writer();
-    private final Map<TopicPartition, TaskRunner> tasks = new HashMap<>();
+    private final TaskInputHandler input;
+    private final UnitTasks tasks;
+    private final Set<TopicPartition> outOfRange = new HashSet<>();
     private final AgentRunner runner;
+    private final UnitStats stats = new UnitStats();
     private long lastIdle = System.nanoTime();
     private long lastCommit = lastIdle;
     private long seenChanges = -1;
     private Set<String> subscribed = Set.of();
-    private byte[] lastReplyTopicBytes = new byte[0];
-    private String lastReplyTopic = "";
-    private final UnitStats stats = new UnitStats();
+    private volatile boolean leaveGroup = true;
+    private final SnapshotInbox snapshots = new SnapshotInbox();
 
-    public ProcessorUnit(int index, NodeConfig config, Catalog catalog, KafkaSettings kafka, Path tasksDir,
-            LocalReplies localReplies, StateMemory stateMemory) {
+    /**
+     * @param units    the node's unit count (stale copies are advertised by one unit each)
+     * @param nodeUrl  the node's internal base URL, where peers copy tasks from (known once HTTP listens)
+     * @param stateMemory the node's state memory budget, shared by every task of every unit
+     */
+    public ProcessorUnit(int index, int units, NodeConfig config, Catalog catalog, KafkaSettings kafka, Path tasksDir,
+            LocalReplies localReplies, StaleCopies stale, TaskRecovery recovery, Supplier<String> nodeUrl,
+            StateMemory stateMemory) {
         this.index = index;
-        this.stateMemory = stateMemory;
-        this.localReplies = localReplies;
+        this.units = units;
         this.config = config;
         this.catalog = catalog;
-        this.tasksDir = tasksDir;
-        this.consumer = new KafkaConsumer<>(kafka.unitConsumer(index));
+        this.nodeUrl = nodeUrl;
+        this.opener = new TaskOpener(config, catalog, tasksDir, stateMemory);
+        this.stale = stale;
+        this.consumer = new KafkaConsumer<>(kafka.unitConsumer(index, this, config.replication()));
+        this.replicas = new ReplicaReader(kafka.replicaConsumer(index));
         this.producer = new KafkaProducer<>(kafka.producer("unit-" + index));
+        this.tasks = new UnitTasks(index, catalog, consumer, replicas, opener, stale, new TaskRecoveries(recovery, index),
+                stats);
+        this.input = new TaskInputHandler(localReplies, producer, config.requestTimeoutMs(), stats);
         this.runner = new AgentRunner(this, Duration.ofMillis(50), Duration.ofSeconds(60), false);
     }
 
@@ -97,49 +118,79 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
         return stats;
     }
 
+    /** Where the node's snapshot server asks this unit for snapshots of its tasks (peer recovery). */
+    public SnapshotInbox snapshotInbox() {
+        return snapshots;
+    }
+
     /**
-     * One round: follow catalog changes, poll the unit's partitions, run each record through its
-     * task, then, between polls, the tasks' idle work (backfill steps, due checkpoints) and, every
-     * second, offset commits and statistics.
+     * One round: follow catalog changes, poll the active tasks' partitions and run their records,
+     * apply the plan's replicas, open tasks whose copy from a peer ended, run a batch of replica
+     * records, then, between polls, the tasks' idle work (backfill steps, due checkpoints) and,
+     * every second, offset commits and statistics.
      */
     @Override
     public int doWork() {
+        snapshots.drain(id -> { // peer recovery: snapshots start on the task's own thread (active or replica)
+            TopicPartition tp = new TopicPartition(id.topic(), id.partition());
+            TaskRunner t = tasks.runner(tp, true);
+            t = t != null ? t : tasks.runner(tp, false);
+            return t == null ? null : t.processor();
+        });
         if (catalog.changes() != seenChanges) {
             resubscribe();
+            tasks.catalogChanged();
         }
         if (subscribed.isEmpty()) {
             return 0; // the runner sleeps
         }
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
-        for (TopicPartition tp : records.partitions()) {
-            TaskRunner t = tasks.get(tp);
-            if (t != null) { // else revoked in this poll, or of no known stream
-                for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
-                    handle(t, r);
-                }
-            }
+        // replicas and copies wait behind the active poll: it waits less when they have work
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(tasks.hasBackgroundWork() ? 5 : 50));
+        long nowMs = System.currentTimeMillis();
+        int work = run(records, true, nowMs);
+        tasks.reconcileIfNeeded();
+        tasks.openRecovered();
+        work += run(replicas.poll(outOfRange), false, nowMs);
+        if (!outOfRange.isEmpty()) {
+            tasks.replicasOutOfRange(outOfRange);
+            outOfRange.clear();
         }
         long now = System.nanoTime();
-        if (records.isEmpty() || now - lastIdle > IDLE_EVERY_NANOS) {
-            for (TaskRunner t : tasks.values()) {
+        // when idle, as often as a 50 ms poll would come back empty (the poll is shorter with replicas)
+        if (work == 0 && now - lastIdle > IDLE_EVERY_NANOS / 2 || now - lastIdle > IDLE_EVERY_NANOS) {
+            for (TaskRunner t : tasks.all()) {
                 t.idle();
             }
             lastIdle = now;
         }
         if (now - lastCommit > COMMIT_EVERY_NANOS) {
-            for (TaskRunner t : tasks.values()) {
-                t.reportReplay(consumer.position(t.partition));
+            for (TaskRunner t : tasks.all()) {
+                t.reportReplay(t.resumeOffset());
             }
-            commit(tasks.keySet(), false);
-            stats.update(tasks.values(), consumer);
+            tasks.commitActives();
+            tasks.publishStats();
             lastCommit = now;
         }
-        return Math.max(1, records.count()); // the poll waited already
+        return Math.max(1, work); // the poll waited already
+    }
+
+    /** Runs the records of tasks open here in the role the consumer reads them for. */
+    private int run(ConsumerRecords<byte[], byte[]> records, boolean active, long nowMs) {
+        for (TopicPartition tp : records.partitions()) {
+            TaskRunner t = tasks.runner(tp, active);
+            if (t != null) { // else moved in this poll, or of no known stream
+                for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
+                    input.handle(t, r, nowMs);
+                }
+            }
+        }
+        return records.count();
     }
 
     @Override
     public void wake() {
         consumer.wakeup();
+        replicas.wake();
     }
 
     @Override
@@ -147,35 +198,18 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
         shutdown();
     }
 
-    private void handle(TaskRunner t, ConsumerRecord<byte[], byte[]> r) {
-        TaskAnswer reply;
-        try {
-            reply = t.handle(r);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "task " + t.partition + ": record at offset " + r.offset() + " failed", e);
-            t.processor().skipped(r.offset());
-            reply = new TaskAnswer.Error(500, "task_failed", "the task could not process the record: " + e);
-        }
-        if (reply != null) {
-            Header replyTo = r.headers().lastHeader(TaskInput.REPLY_TO);
-            Header correlation = r.headers().lastHeader(TaskInput.CORRELATION);
-            if (replyTo != null && correlation != null) {
-                String topic = replyTopic(replyTo.value());
-                if (!localReplies.deliver(topic, TaskInput.correlation(r.headers()), reply)) {
-                    producer.send(new ProducerRecord<>(topic, 0, null, null, writer.encode(reply),
-                            new RecordHeaders(new Header[] {correlation})));
-                }
-            }
-        }
-        stats.records++;
+    // ---- the task group's plan (AssignmentHolder), from inside the consumer's poll
+
+    @Override
+    public MemberInfo describe(String memberId) {
+        List<HeldCopy> held = tasks.held();
+        held.addAll(stale.advertised(index, units, opener::known));
+        return new MemberInfo(memberId, config.nodeId(), nodeUrl.get(), index, UNBOUNDED_BUDGET, held);
     }
 
-    private String replyTopic(byte[] bytes) {
-        if (!java.util.Arrays.equals(bytes, lastReplyTopicBytes)) {
-            lastReplyTopicBytes = bytes;
-            lastReplyTopic = new String(bytes, StandardCharsets.UTF_8);
-        }
-        return lastReplyTopic;
+    @Override
+    public void planned(MemberAssignment plan, int generation) {
+        tasks.planned(plan, generation);
     }
 
     private void resubscribe() {
@@ -195,160 +229,41 @@ public final class ProcessorUnit implements Agent, AutoCloseable {
         subscribed = topics;
         if (topics.isEmpty()) {
             consumer.unsubscribe();
-            closeTasks(new ArrayList<>(tasks.keySet()), true);
+            tasks.dropAll();
         } else {
-            consumer.subscribe(topics, new Rebalance());
-        }
-    }
-
-    private final class Rebalance implements ConsumerRebalanceListener {
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            for (TopicPartition tp : partitions) {
-                if (tasks.containsKey(tp)) {
-                    continue;
-                }
-                TaskRunner t = open(tp);
-                if (t != null) {
-                    tasks.put(tp, t);
-                    consumer.seek(tp, t.resumeOffset());
-                    t.replayFrom(t.resumeOffset(), consumer.endOffsets(List.of(tp)).getOrDefault(tp, 0L));
-                } else {
-                    consumer.pause(List.of(tp));
-                }
-            }
-            stats.rebalances++;
-            stats.joined = true;
-            stats.update(tasks.values(), consumer);
-            if (!partitions.isEmpty()) {
-                LOG.log(System.Logger.Level.INFO, "unit {0}: tasks assigned {1}; it now runs {2} task(s)", index, partitions,
-                        tasks.size());
-            }
-        }
-
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (!partitions.isEmpty()) {
-                closeTasks(partitions, true);
-                stats.update(tasks.values(), consumer);
-                LOG.log(System.Logger.Level.INFO, "unit {0}: tasks revoked {1}; it now runs {2} task(s)", index, partitions,
-                        tasks.size());
-            }
-        }
-
-        @Override
-        public void onPartitionsLost(Collection<TopicPartition> partitions) {
-            closeTasks(partitions, false);
-            stats.update(tasks.values(), consumer);
-        }
-    }
-
-    /** The generation in a topic name {@code railgun.s.<stream>.<generation>.<partitioner>}. */
-    private static String generationOf(String topic) {
-        int last = topic.lastIndexOf('.');
-        return topic.substring(topic.lastIndexOf('.', last - 1) + 1, last);
-    }
-
-    private TaskRunner open(TopicPartition tp) {
-        String topic = tp.topic();
-        String generation = generationOf(topic);
-        String legalPartitioner = topic.substring(topic.lastIndexOf('.') + 1);
-        StreamEntry stream = catalog.byGeneration().get(generation);
-        if (stream == null) {
-            LOG.log(System.Logger.Level.WARNING, "unit {0}: partition {1} belongs to no known stream; not run", index, tp);
-            return null;
-        }
-        for (String p : stream.definition().partitioners()) {
-            if (Topics.input(stream, p).equals(topic)) {
-                Path dir = tasksDir.resolve(stream.name() + "." + generation).resolve(legalPartitioner + "-" + tp.partition());
-                return new TaskRunner(tp, stream, p, dir, config, stateMemory);
-            }
-        }
-        return null;
-    }
-
-    private void closeTasks(Collection<TopicPartition> partitions, boolean commit) {
-        List<TopicPartition> closed = new ArrayList<>();
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            TaskRunner t = tasks.remove(tp);
-            if (t == null) {
-                continue;
-            }
-            try {
-                t.close();
-                offsets.put(tp, new OffsetAndMetadata(t.durableOffset()));
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "task " + tp + " did not close cleanly", e);
-            }
-            closed.add(tp);
-            if (!catalog.byGeneration().containsKey(t.generation)) {
-                deleteTree(t.directory);
-            }
-        }
-        offsets.keySet().removeIf(tp -> !catalog.byGeneration().containsKey(generationOf(tp.topic())));
-        if (commit && !offsets.isEmpty()) {
-            try {
-                consumer.commitSync(offsets, Duration.ofSeconds(5));
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "offsets of closed tasks not committed: " + e);
-            }
-        }
-    }
-
-    private void commit(Collection<TopicPartition> partitions, boolean sync) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        Map<String, StreamEntry> live = catalog.byGeneration();
-        for (TopicPartition tp : partitions) {
-            TaskRunner t = tasks.get(tp);
-            long o = t.durableOffset();
-            if (o > 0 && live.containsKey(t.generation)) { // a deleted stream's topics are going
-                offsets.put(tp, new OffsetAndMetadata(o));
-            }
-        }
-        if (offsets.isEmpty()) {
-            return;
-        }
-        if (sync) {
-            consumer.commitSync(offsets, Duration.ofSeconds(5));
-        } else {
-            consumer.commitAsync(offsets, (done, e) -> {
-                if (e != null) {
-                    // the next commit covers these offsets; a rebalance in progress is the usual cause
-                    LOG.log(System.Logger.Level.DEBUG, "offset commit failed: " + e);
-                }
-            });
+            consumer.subscribe(topics, new UnitRebalance(tasks));
         }
     }
 
     private void shutdown() {
         try {
-            closeTasks(new ArrayList<>(tasks.keySet()), true);
+            tasks.closeAll(leaveGroup);
         } finally {
             try {
-                consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                        .withTimeout(Duration.ofSeconds(5)));
+                consumer.close(CloseOptions.groupMembershipOperation(leaveGroup
+                        ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                        : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP).withTimeout(Duration.ofSeconds(5)));
             } finally {
-                producer.close(Duration.ofSeconds(5));
+                try {
+                    replicas.close();
+                } finally {
+                    producer.close(Duration.ofSeconds(5));
+                }
             }
-        }
-    }
-
-    static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not delete " + dir + ": " + e);
         }
     }
 
     /** Asks the unit to stop (without waiting): a node stops all its units at once, then waits for them. */
     public void stop() {
+        runner.stop();
+    }
+
+    /**
+     * Asks the unit to stop as a crashed one looks to the task group: it does not leave the group,
+     * so its tasks move only once its session times out (fault tests). Its tasks still close.
+     */
+    public void halt() {
+        leaveGroup = false;
         runner.stop();
     }
 

@@ -33,6 +33,8 @@ final class TaskRunner implements AutoCloseable {
     final TopicPartition partition;
     final Path directory;
     final String generation;
+    /** The index of the task's partitioner in its stream: which of an event's tasks this is (its replies say so). */
+    final int part;
     private final String streamName;
     private final String partitioner;
     /** Events processed since the task was opened here (read by {@link #stats}, on the unit's thread). */
@@ -54,6 +56,7 @@ final class TaskRunner implements AutoCloseable {
         this.streamName = stream.name();
         this.partitioner = partitioner;
         this.definition = stream.definition();
+        this.part = definition.partitioners().indexOf(partitioner);
         TaskStorage storage = TaskStorage.in(directory).withCheckpointIntervalMs(config.checkpointIntervalMs())
                 .withState(DurableStateOptions.defaults().withHotKeys(config.hotKeys()).withMemory(memory));
         long start = System.nanoTime();
@@ -63,6 +66,10 @@ final class TaskRunner implements AutoCloseable {
                 task.reservoirSize(), Arrays.toString(task.metricNames()));
     }
 
+    /**
+     * The offset of the next record to read: after opening, the first the restored checkpoint does
+     * not reflect; then after the last record handled (a replica promoted to active reads on from here).
+     */
     long resumeOffset() {
         return task.resumeOffset();
     }
@@ -142,6 +149,33 @@ final class TaskRunner implements AutoCloseable {
         }
     }
 
+    /** Where the task resumes, checked against what its input still holds ({@link HistoryGaps}). */
+    boolean checkHistory(HistoryGaps gaps, long earliestOffset) {
+        return gaps.check(streamName, partitioner, partition.partition(), task.resumeOffset(), earliestOffset);
+    }
+
+    /**
+     * Gives a task opened past what its input still holds ({@link HistoryGaps}: retention may have
+     * deleted its DDL markers too) the metrics of its partitioner as the catalog has them now, without
+     * backfill; markers still ahead in its input then find them known and are skipped. Unit thread.
+     */
+    void adoptCatalogMetrics(StreamEntry stream) {
+        for (StatementEntry s : stream.statements()) {
+            if (!s.partitioner().equals(partitioner)) {
+                continue;
+            }
+            List<MetricDefinition> live = new java.util.ArrayList<>();
+            for (MetricDefinition d : StreamEntry.bind(definition, s)) {
+                if (!s.removed().contains(d.name()) && task.backfillProgress(d.name()) < 0) {
+                    live.add(d);
+                }
+            }
+            if (!live.isEmpty()) {
+                task.addMetrics(live, false);
+            }
+        }
+    }
+
     private void addStatement(TaskInput.StatementAdded s) {
         for (String name : s.names()) {
             if (task.backfillProgress(name) >= 0) {
@@ -192,13 +226,27 @@ final class TaskRunner implements AutoCloseable {
         }
     }
 
-    /** The task's figures now; {@code lag} as the unit's consumer knows it (-1 when it does not). Unit thread. */
-    TaskStats stats(long lag) {
+    /** The durable offset last seen by {@link #stats}, and when (ms since the epoch) it was first seen. */
+    private long seenDurableOffset = -1;
+    private long seenDurableAtMs;
+
+    /**
+     * The task's figures now; {@code lag} as the unit's consumer knows it (-1 when it does not),
+     * {@code position} the next offset the consumer reads. Unit thread.
+     */
+    TaskStats stats(long lag, long position) {
+        long durable = task.durableOffset();
+        long nowMs = System.currentTimeMillis();
+        if (durable != seenDurableOffset) {
+            seenDurableOffset = durable;
+            seenDurableAtMs = nowMs;
+        }
+        long checkpointAgeMs = durable >= position ? 0 : nowMs - seenDurableAtMs;
         long replayLeft = replayEnd < 0 ? 0 : Math.max(1, replayEnd - replayPosition);
         long bufferBytes = task.durableState() == null ? 0 : task.durableState().bufferedBytes();
         return new TaskStats(streamName, partitioner, partition.partition(), events, lag, replayLeft, task.reservoirSize(),
                 task.reservoirMemoryBytes(), task.hotKeys(), bufferBytes,
-                task.hasStreamTime() ? task.streamTime() : Long.MIN_VALUE);
+                task.hasStreamTime() ? task.streamTime() : Long.MIN_VALUE, durable, checkpointAgeMs);
     }
 
     /** When no record is waiting: backfill steps and due checkpoints. */

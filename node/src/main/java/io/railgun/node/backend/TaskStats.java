@@ -18,9 +18,14 @@ package io.railgun.node.backend;
  * @param hotKeys              keys in the state's hot tier
  * @param stateBufferBytes     state changes held in memory until the next checkpoint
  * @param streamTimeMs         the task's stream time in epoch milliseconds, or {@link Long#MIN_VALUE} before its first event
+ * @param checkpointOffset     the input offset its last complete checkpoint resumes at (0 before any)
+ * @param checkpointAgeMs      0 when that checkpoint covers every record the task has read; else how long
+ *                             ago this node saw it complete (at least the time since the task was opened
+ *                             here, for a checkpoint restored at open), to about a second
  */
 public record TaskStats(String stream, String partitioner, int partition, long events, long lag, long replayLeft,
-        long reservoirEvents, long reservoirMemoryBytes, long hotKeys, long stateBufferBytes, long streamTimeMs) {
+        long reservoirEvents, long reservoirMemoryBytes, long hotKeys, long stateBufferBytes, long streamTimeMs,
+        long checkpointOffset, long checkpointAgeMs) {
 
     /** {@code stream/partitioner-partition}, how logs and readiness reasons name a task. */
     public String name() {

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 
 /**
  * What a processor unit reports for the metrics page and the readiness check: written by the unit's
@@ -12,10 +12,24 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  * refreshed about once a second and at each rebalance).
  */
 public final class UnitStats {
-    /** Input records handled (events, DDL markers, reads). */
+    /** Input records handled (events, DDL markers, reads), by active tasks and replicas. */
     volatile long records;
     volatile long rebalances;
     volatile int tasks;
+    /** Replica tasks the unit runs (hot copies of tasks active on other nodes). */
+    volatile int replicaTasks;
+    /** Tasks being copied from a peer before they open here. */
+    volatile int recovering;
+    /** Replicas that became active here in place (no copy, no replay), since the start. */
+    volatile long promotions;
+    /** Active tasks that stayed here as replicas, since the start. */
+    volatile long demotions;
+    /** Tasks opened from their directory (restoring a checkpoint), since the start: promotions open none. */
+    volatile long opens;
+    /** Replies not sent because their record was older than any request still waiting (a replay). */
+    volatile long repliesSkipped;
+    /** Input records the unit's replicas have not read yet. */
+    volatile long replicaLag;
     volatile long lag;
     volatile long reservoirEvents;
     volatile long hotKeys;
@@ -29,31 +43,51 @@ public final class UnitStats {
      */
     volatile boolean joined;
     private volatile List<TaskStats> taskStats = List.of();
+    private volatile List<TaskStats> replicaStats = List.of();
+    private final HistoryGaps historyGaps = new HistoryGaps();
 
-    void update(Collection<TaskRunner> runners, KafkaConsumer<byte[], byte[]> consumer) {
-        List<TaskStats> perTask = new ArrayList<>(runners.size());
+    /** Refreshes the figures from the unit's tasks (its thread). */
+    void update(Collection<TaskRunner> actives, Collection<TaskRunner> replicas, Consumer<byte[], byte[]> consumer,
+            ReplicaReader replicaReader, int copying, int notRun) {
+        List<TaskStats> perTask = new ArrayList<>(actives.size());
         long lagSum = 0;
         long events = 0;
         long keys = 0;
         long reservoirBytes = 0;
         long stateBytes = 0;
-        for (TaskRunner t : runners) {
-            reservoirBytes += t.processor().reservoirMemoryBytes();
-            if (t.processor().durableState() != null) {
-                stateBytes += t.processor().durableState().writeBufferBytes();
-            }
+        for (TaskRunner t : actives) {
             OptionalLong l = consumer.currentLag(t.partition);
             if (l.isPresent()) {
                 lagSum += l.getAsLong();
             }
-            events += t.processor().reservoirSize();
-            keys += t.processor().hotKeys();
-            perTask.add(t.stats(l.orElse(-1)));
+            perTask.add(t.stats(l.orElse(-1), consumer.position(t.partition)));
+        }
+        long replicaLagSum = 0;
+        List<TaskStats> perReplica = new ArrayList<>(replicas.size());
+        for (TaskRunner t : replicas) {
+            OptionalLong l = replicaReader.reads(t.partition) ? replicaReader.lag(t.partition) : OptionalLong.empty();
+            replicaLagSum += l.orElse(0);
+            perReplica.add(t.stats(l.orElse(-1), replicaReader.reads(t.partition) ? replicaReader.position(t.partition)
+                    : t.resumeOffset()));
+        }
+        for (Collection<TaskRunner> c : List.of(actives, replicas)) {
+            for (TaskRunner t : c) {
+                reservoirBytes += t.processor().reservoirMemoryBytes();
+                if (t.processor().durableState() != null) {
+                    stateBytes += t.processor().durableState().writeBufferBytes();
+                }
+                events += t.processor().reservoirSize();
+                keys += t.processor().hotKeys();
+            }
         }
         taskStats = List.copyOf(perTask);
-        unserved = consumer.paused().size(); // the unit pauses only partitions it cannot run
-        tasks = runners.size();
+        replicaStats = List.copyOf(perReplica);
+        recovering = copying;
+        unserved = notRun;
+        tasks = actives.size();
+        replicaTasks = replicas.size();
         lag = lagSum;
+        replicaLag = replicaLagSum;
         reservoirEvents = events;
         hotKeys = keys;
         reservoirMemoryBytes = reservoirBytes;
@@ -94,7 +128,40 @@ public final class UnitStats {
         return hotKeys;
     }
 
-    /** The unit's tasks as last published. */
+    public int replicaTasks() {
+        return replicaTasks;
+    }
+
+    public int recovering() {
+        return recovering;
+    }
+
+    public long promotions() {
+        return promotions;
+    }
+
+    public long demotions() {
+        return demotions;
+    }
+
+    public long opens() {
+        return opens;
+    }
+
+    public long repliesSkipped() {
+        return repliesSkipped;
+    }
+
+    public long replicaLag() {
+        return replicaLag;
+    }
+
+    /** The unit's replica tasks as last published (their lag is the replica consumer's). */
+    public List<TaskStats> replicaStats() {
+        return replicaStats;
+    }
+
+    /** The unit's active tasks as last published. */
     public List<TaskStats> taskStats() {
         return taskStats;
     }
@@ -102,6 +169,11 @@ public final class UnitStats {
     /** Partitions assigned to the unit that it does not run: their stream is not (yet) in the catalog. */
     public int unserved() {
         return unserved;
+    }
+
+    /** The tasks the unit opened with incomplete history (their input deleted by retention). */
+    public HistoryGaps historyGaps() {
+        return historyGaps;
     }
 
     /** False until the unit has its first assignment (or found no stream to subscribe to when it started). */

@@ -19,6 +19,7 @@ public final class Catalog {
     private static final System.Logger LOG = System.getLogger(Catalog.class.getName());
 
     private volatile Map<String, StreamEntry> streams = Map.of();
+    private final DdlLedger ddl = new DdlLedger();
     private volatile long changes;
     private long appliedOffset = -1;
     // outcome of recent records: offset -> applied?
@@ -27,8 +28,11 @@ public final class Catalog {
     /** Applies the control record at {@code offset}: a stream's new state, or its deletion (value null). */
     public synchronized void apply(String key, byte[] value, long offset) {
         String name = CatalogCodec.streamOfKey(key);
+        String ledgerStream = DdlCodec.streamOfLedgerKey(key);
         boolean applied = false;
-        if (name != null) {
+        if (ledgerStream != null) {
+            applied = ddl.apply(ledgerStream, value);
+        } else if (name != null) {
             Map<String, StreamEntry> next = new TreeMap<>(streams);
             StreamEntry current = next.get(name);
             if (value == null) {
@@ -47,6 +51,7 @@ public final class Catalog {
                 }
             }
             if (applied) {
+                ddl.streamChanged(name, next.get(name), value);
                 streams = java.util.Collections.unmodifiableMap(next);
                 changes++;
             }
@@ -78,6 +83,11 @@ public final class Catalog {
             wait(left);
         }
         return outcomes.getOrDefault(offset, false);
+    }
+
+    /** The changes whose DDL markers are not known to be all written (see {@link DdlLedger}). */
+    public DdlLedger ddl() {
+        return ddl;
     }
 
     /** The stream named so, or null. */

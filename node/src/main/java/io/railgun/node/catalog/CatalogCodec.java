@@ -24,7 +24,7 @@ import java.util.Map;
  * <pre>{"version": 3, "basedOn": 2, "generation": "k3j2h0",
  *  "stream": {"name": "payments", "fields": [["id", "string"], ...], "schemaId": 1, "eventId": "id",
  *             "timestamp": "ts", "partitioners": ["card"], "partitions": 8, "latenessMs": 5000,
- *             "lateEvents": "drop", "retentionMs": 0},
+ *             "lateEvents": "drop", "retentionMs": 0, "inputRetentionMs": 604800000},
  *  "statements": [{"id": 2, "query": "SELECT ...", "names": ["n"], "partitioner": "card", "backfill": false,
  *                  "removed": []}]}</pre>
  */
@@ -64,6 +64,7 @@ public final class CatalogCodec {
         s.put("latenessMs", d.latenessMs());
         s.put("lateEvents", d.lateEvents().name().toLowerCase(Locale.ROOT));
         s.put("retentionMs", d.retentionMs());
+        s.put("inputRetentionMs", d.inputRetentionMs());
         ArrayNode statements = root.putArray("statements");
         for (StatementEntry st : e.statements()) {
             ObjectNode o = statements.addObject();
@@ -100,7 +101,10 @@ public final class CatalogCodec {
             StreamDefinition d = new StreamDefinition(s.get("name").asText(), schema, s.get("eventId").asText(),
                     s.hasNonNull("timestamp") ? s.get("timestamp").asText() : null, partitioners, s.get("partitions").asInt(),
                     s.get("latenessMs").asLong(), LateEventPolicy.valueOf(s.get("lateEvents").asText().toUpperCase(Locale.ROOT)),
-                    s.get("retentionMs").asLong());
+                    s.get("retentionMs").asLong(),
+                    // streams recorded before input retention existed kept everything
+                    s.hasNonNull("inputRetentionMs") ? s.get("inputRetentionMs").asLong()
+                            : StreamDefinition.INPUT_RETENTION_FOREVER);
             List<StatementEntry> statements = new ArrayList<>();
             for (JsonNode o : root.get("statements")) {
                 List<String> names = new ArrayList<>();

@@ -21,6 +21,11 @@ import org.apache.kafka.common.TopicPartition;
  * The control topic, read and written: a thread reads it from the beginning into the
  * {@link Catalog} (every node does, so all converge to the same catalog), and
  * {@link #publish} writes a stream's new state and waits until this node has applied it.
+ *
+ * <p>Records: key {@code stream/<name>}, a stream's whole state ({@link CatalogCodec}), with the
+ * markers of its last change ({@link DdlCodec}); key {@code ddl/<name>}, the stream's DDL ledger
+ * (claims and completion of those markers, {@link DdlLedger}), so that a node that dies between a
+ * change and its markers leaves nothing half done: starting nodes finish it.
  */
 public final class ControlLog implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ControlLog.class.getName());
@@ -94,6 +99,19 @@ public final class ControlLog implements AutoCloseable {
     public boolean publish(String stream, byte[] value, long timeoutMs)
             throws InterruptedException, TimeoutException, ExecutionException {
         RecordMetadata m = producer.send(new ProducerRecord<>(Topics.CONTROL, 0, CatalogCodec.key(stream), value))
+                .get(timeoutMs, TimeUnit.MILLISECONDS);
+        return catalog.awaitApplied(m.offset(), timeoutMs);
+    }
+
+    /**
+     * Writes a record of the stream's DDL ledger ({@link DdlLedger}) and waits until this node has
+     * applied it.
+     *
+     * @return true when it changed the ledger, false when another node's record came first
+     */
+    public boolean publishLedger(String stream, byte[] value, long timeoutMs)
+            throws InterruptedException, TimeoutException, ExecutionException {
+        RecordMetadata m = producer.send(new ProducerRecord<>(Topics.CONTROL, 0, DdlCodec.ledgerKey(stream), value))
                 .get(timeoutMs, TimeUnit.MILLISECONDS);
         return catalog.awaitApplied(m.offset(), timeoutMs);
     }

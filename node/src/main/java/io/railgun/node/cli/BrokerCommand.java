@@ -139,7 +139,8 @@ final class BrokerCommand implements Callable<Integer> {
     private static BrokerCredentials sharedCredentials(Path dir) throws IOException {
         io.railgun.node.security.OwnerOnly.createDirectories(dir);
         Path lockFile = dir.resolve(BrokerCredentials.FILE + ".lock");
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try (FileChannel channel = FileChannel.open(lockFile, java.util.Set.of(StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE), io.railgun.node.security.OwnerOnly.fileAttributes(lockFile));
              FileLock ignored = channel.lock()) {
             return BrokerCredentials.loadOrCreate(dir);
         }

@@ -28,6 +28,11 @@ final class BrokerLayouts {
         SettingValue<String> voters = SettingValue.pick(BrokerSettings.VOTERS, layers);
         SettingValue<String> clusterId = SettingValue.pick(BrokerSettings.CLUSTER_ID, layers);
 
+        if (List.of("0.0.0.0", "::", "[::]").contains(host.value())) {
+            throw new ConfigException(ConfigException.INVALID_VALUE, host.origin() + " " + host.value() + ": a broker"
+                    + " advertises this address to its clients and the other brokers, so it must be one they can reach"
+                    + " (this machine's name or IP address), not the wildcard");
+        }
         if (id.value() == null) {
             for (SettingValue<?> clusterOnly : List.of(size, basePort, voters, clusterId)) {
                 if (!clusterOnly.isDefault()) {

@@ -92,7 +92,9 @@ public final class ConfigLoader {
                     v.get(StartSettings.HOT_KEYS), v.get(StartSettings.MIN_DEDUP_HORIZON),
                     v.get(StartSettings.MAX_CONNECTIONS), v.get(StartSettings.MAX_CONNECTIONS_PER_ADDRESS),
                     v.get(StartSettings.IDLE_TIMEOUT), v.get(StartSettings.HEADER_TIMEOUT),
-                    v.get(StartSettings.BODY_TIMEOUT), v.get(StartSettings.STATE_MEMORY));
+                    v.get(StartSettings.BODY_TIMEOUT), v.get(StartSettings.RECOVERY_RATE),
+                    v.get(StartSettings.TOPIC_REPLICATION), v.get(StartSettings.INPUT_RETENTION),
+                    v.get(StartSettings.STATE_MEMORY));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(ConfigException.INVALID_VALUE, e.getMessage());
         }

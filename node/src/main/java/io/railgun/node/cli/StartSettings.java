@@ -33,7 +33,15 @@ public final class StartSettings {
                     DEFAULTS.processors(), "Processor units: threads each running a set of tasks")
             .withDefaultText("available processors (" + DEFAULTS.processors() + " here)");
     public static final Setting<Integer> REPLICATION = Setting.of("replication", "R", ValueTypes.POSITIVE_INT,
-            DEFAULTS.replication(), "Copies of each task across the cluster (and of each topic)");
+            DEFAULTS.replication(), "Copies of each task across the cluster: one active and R-1 hot replicas on"
+                    + " other nodes, which answer too and take over without a copy or a replay (not Kafka topics' replication: --topic-replication)");
+    public static final Setting<Integer> TOPIC_REPLICATION = Setting.of("topic-replication", "auto|N",
+            ValueTypes.TOPIC_REPLICATION, DEFAULTS.topicReplication(), "Copies of each topic the node creates (input,"
+                    + " control, replies, ingestion): auto is min(3, brokers in the cluster); with 3 or more copies"
+                    + " min.insync.replicas=2");
+    public static final Setting<Long> INPUT_RETENTION = Setting.of("input-retention", "DURATION|forever",
+            ValueTypes.RETENTION, DEFAULTS.inputRetentionMs(), "How long the input topics of new streams keep events"
+                    + " (Kafka retention.ms) unless the stream sets inputRetention; at least 1m");
     public static final Setting<String> INGEST_TOKEN = Setting.of("ingest-token", "TOKEN", ValueTypes.TEXT,
             DEFAULTS.ingestToken(), "Bearer token required to send events and read metrics").asSecret();
     public static final Setting<String> ADMIN_TOKEN = Setting.of("admin-token", "TOKEN", ValueTypes.TEXT,
@@ -80,12 +88,16 @@ public final class StartSettings {
     public static final Setting<Long> BODY_TIMEOUT = Setting.of("body-timeout", "DURATION",
             ValueTypes.POSITIVE_DURATION, DEFAULTS.bodyTimeoutMs(),
             "A request's body must come within this long after its headers (408 beyond)");
+    public static final Setting<Long> RECOVERY_RATE = Setting.of("recovery-rate", "SIZE", ValueTypes.BYTES,
+            DEFAULTS.recoveryRateBytes(), "Most bytes per second this node copies from peers when it recovers"
+                    + " tasks (all recoveries together), e.g. 50MiB, 200MiB");
 
     /** The settings that make a {@link NodeConfig}, in {@code --help} order. */
     public static final List<Setting<?>> ALL = List.of(HOST, PORT, DATA_DIR, KAFKA, BROKER_PORT, NODE_ID, PROCESSORS,
-            REPLICATION, INGEST_TOKEN, ADMIN_TOKEN, TLS_KEYSTORE, TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES,
-            MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS, MIN_DEDUP_HORIZON, STATE_MEMORY,
-            MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT);
+            REPLICATION, TOPIC_REPLICATION, INPUT_RETENTION, INGEST_TOKEN, ADMIN_TOKEN, TLS_KEYSTORE,
+            TLS_KEYSTORE_PASSWORD, MAX_BODY_BYTES, MAX_BATCH_EVENTS, REQUEST_TIMEOUT, CHECKPOINT_INTERVAL, HOT_KEYS,
+            MIN_DEDUP_HORIZON, STATE_MEMORY, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, IDLE_TIMEOUT, HEADER_TIMEOUT,
+            BODY_TIMEOUT, RECOVERY_RATE);
 
     /** The config file; a flag or an environment variable, never a key inside a config file. */
     public static final Setting<Path> CONFIG = Setting.of("config", "FILE", ValueTypes.PATH, null,

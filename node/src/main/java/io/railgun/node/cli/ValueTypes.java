@@ -131,6 +131,46 @@ public final class ValueTypes {
     private ValueTypes() {
     }
 
+    /** {@code auto} (0: min(3, brokers)) or a number of copies of at least 1. */
+    public static final ValueType<Integer> TOPIC_REPLICATION = new ValueType<>() {
+        @Override
+        public Integer parse(String text) {
+            if (text.strip().equalsIgnoreCase("auto")) {
+                return io.railgun.node.NodeConfig.AUTO_TOPIC_REPLICATION;
+            }
+            int n = parseInt(text.strip(), "not auto or a number of copies of at least 1");
+            if (n < 1 || n > Short.MAX_VALUE) {
+                throw new IllegalArgumentException("not auto or a number of copies of at least 1");
+            }
+            return n;
+        }
+
+        @Override
+        public String format(Integer value) {
+            return value == io.railgun.node.NodeConfig.AUTO_TOPIC_REPLICATION ? "auto" : Integer.toString(value);
+        }
+    };
+
+    /** {@code forever} (-1: nothing deleted) or a duration of at least a minute, in milliseconds. */
+    public static final ValueType<Long> RETENTION = new ValueType<>() {
+        @Override
+        public Long parse(String text) {
+            if (text.strip().equalsIgnoreCase("forever")) {
+                return io.railgun.node.NodeConfig.KEEP_FOREVER;
+            }
+            long ms = Durations.parseMs(text);
+            if (ms < 60_000) {
+                throw new IllegalArgumentException("not forever or a duration of at least 1m");
+            }
+            return ms;
+        }
+
+        @Override
+        public String format(Long value) {
+            return value == io.railgun.node.NodeConfig.KEEP_FOREVER ? "forever" : Durations.format(value);
+        }
+    };
+
     private static ValueType<Long> durationAtLeast(long minMs) {
         return new ValueType<>() {
             @Override

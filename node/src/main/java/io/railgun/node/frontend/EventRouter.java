@@ -3,7 +3,6 @@ package io.railgun.node.frontend;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.local.LocalStream;
 import io.railgun.engine.plan.MetricDefinition;
-import io.railgun.engine.reply.ReplyMerger;
 import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.reply.TaskAnswer;
 import io.railgun.engine.routing.Partitioning;
@@ -153,7 +152,8 @@ final class EventRouter {
     private CompletableFuture<StreamReply> publish(StreamEntry entry, byte[] row, int length, byte[][] keys) {
         StreamDefinition def = entry.definition();
         EventRow r = new EventRow().wrap(row, 0);
-        EventMerge merge = new EventMerge(entry, keys.length, LocalStream.idText(r, def.schema().field(def.eventIdField())));
+        EventMerge merge = new EventMerge(replies, timeoutMs, catalog, entry, keys.length,
+                LocalStream.idText(r, def.schema().field(def.eventIdField())));
         long correlation = merge.register();
         byte[] value = TaskInput.event(row, length);
         long now = System.currentTimeMillis();
@@ -165,7 +165,7 @@ final class EventRouter {
                 if (e == null) {
                     noteAcked(entry.generation());
                 } else {
-                    merge.fail(e instanceof RecordTooLargeException
+                    merge.failWrite(e instanceof RecordTooLargeException
                             ? new ApiException(413, "event_too_large", "the event is larger than the Kafka broker takes ("
                                     + e.getMessage() + "); shorten its fields")
                             : ApiException.unavailable("kafka_unavailable",
@@ -195,8 +195,9 @@ final class EventRouter {
         }
         PendingRequest<PointRead> pending = new PendingRequest<>(replies, "the point read's reply", timeoutMs) {
             @Override
-            public void accept(TaskAnswer part) {
-                switch (part) {
+            public void accept(int part, TaskAnswer answer) {
+                // the first answer wins: a task's replicas answer too, with the same value
+                switch (answer) {
                     case TaskAnswer.Read p -> succeed(new PointRead(metric, p.value(), p.hasStreamTime() ? p.streamTime() : null));
                     case TaskAnswer.Error e -> fail(new ApiException(e.status(), e.code(), e.message()));
                     case TaskAnswer.Event e -> fail(new IllegalStateException("an event's reply to a read"));
@@ -216,33 +217,5 @@ final class EventRouter {
                     }
                 });
         return pending.future;
-    }
-
-    /** Waits for the answers of the K tasks an event went to (one per partitioner) and merges them. */
-    private final class EventMerge extends PendingRequest<StreamReply> {
-        private final StreamEntry entry;
-        private final String eventId;
-        private final ReplyMerger merger;
-
-        EventMerge(StreamEntry entry, int parts, String eventId) {
-            super(replies, "the event's replies", timeoutMs);
-            this.entry = entry;
-            this.merger = new ReplyMerger(parts);
-            this.eventId = eventId;
-        }
-
-        @Override
-        public synchronized void accept(TaskAnswer part) {
-            switch (part) {
-                case TaskAnswer.Event p -> {
-                    if (merger.add(p)) {
-                        StreamEntry now = catalog.stream(entry.name());
-                        succeed(merger.reply(eventId, (now != null ? now : entry).metrics().keySet()));
-                    }
-                }
-                case TaskAnswer.Error e -> fail(new ApiException(e.status(), e.code(), e.message()));
-                case TaskAnswer.Read r -> fail(new IllegalStateException("a read's reply to an event: " + r));
-            }
-        }
     }
 }

@@ -12,10 +12,13 @@ import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.CatalogCodec;
 import io.railgun.node.catalog.ControlLog;
+import io.railgun.node.catalog.DdlCodec;
 import io.railgun.node.catalog.StatementEntry;
 import io.railgun.node.catalog.StreamEntry;
+import io.railgun.node.ddl.DdlWriter;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.TaskInput;
+import io.railgun.node.messaging.TopicReplication;
 import io.railgun.node.messaging.Topics;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -30,14 +33,14 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * The node's front-end (paper §3): what the HTTP API (and Kafka-native ingestion) calls. DDL is
  * validated against the catalog, published on the control topic, then marked in the input
- * partitions it concerns, so every task applies it at one point of its input (this class: stream
- * admin and topic admin); events and point reads go through its {@link EventRouter}, to every
+ * partitions it concerns, so every task applies it at one point of its input ({@link DdlWriter}:
+ * a change left half done by a node that died is finished by another; this class: stream admin
+ * and topic admin); events and point reads go through its {@link EventRouter}, to every
  * partitioner topic of their stream, and are answered with the merged replies of the tasks.
  *
  * <p>Every method is thread-safe; DDL is serialised on this node. Refusals are
@@ -51,16 +54,20 @@ public final class FrontEnd implements AutoCloseable {
     private final ControlLog control;
     private final Admin admin;
     private final short topicReplication;
+    private final long defaultInputRetentionMs;
     private final long timeoutMs;
     private final KafkaProducer<byte[], byte[]> producer;
     private final ReplyCollector replies;
     private final byte[] replyTopic;
     private final Object ddl = new Object();
     private final EventRouter events;
+    private final DdlWriter ddlWriter;
 
     public FrontEnd(Catalog catalog, ControlLog control, Admin admin, KafkaSettings kafka, String replyTopic,
-            short topicReplication, long requestTimeoutMs) {
+            short topicReplication, long requestTimeoutMs, DdlWriter ddlWriter, long defaultInputRetentionMs) {
         this.catalog = catalog;
+        this.ddlWriter = ddlWriter;
+        this.defaultInputRetentionMs = defaultInputRetentionMs;
         this.control = control;
         this.admin = admin;
         this.topicReplication = topicReplication;
@@ -74,7 +81,8 @@ public final class FrontEnd implements AutoCloseable {
     // ---------------------------------------------------------------- streams
 
     /**
-     * Creates a stream, or changes an existing one's schema compatibly (new fields appended).
+     * Creates a stream, or changes an existing one's schema compatibly (new fields appended) or its
+     * input retention ({@link InputRetention}: a definition without one leaves it as it is).
      *
      * @return true when the stream was created, false when an existing stream was changed or left as it was
      * @throws ApiException 409 on an incompatible change (a field's type changed or removed, other
@@ -86,7 +94,8 @@ public final class FrontEnd implements AutoCloseable {
             for (int attempt = 0; attempt < 3; attempt++) {
                 StreamEntry current = catalog.stream(definition.name());
                 if (current == null) {
-                    StreamEntry created = new StreamEntry(definition, newGeneration(), 1, List.of());
+                    StreamDefinition resolved = InputRetention.resolve(definition, defaultInputRetentionMs);
+                    StreamEntry created = new StreamEntry(resolved, newGeneration(), 1, List.of());
                     TopicNameClash.refuse(created, catalog.streams(), admin, timeoutMs);
                     createTopics(created);
                     if (publish(created.name(), CatalogCodec.encode(created, 0))) {
@@ -103,7 +112,10 @@ public final class FrontEnd implements AutoCloseable {
                 if (!old.schema().isEvolvedInto(definition.schema())) {
                     throw ApiException.conflict("incompatible_schema_change", incompatibility(old.schema(), definition.schema()));
                 }
-                if (definition.schema().size() == old.schema().size()) {
+                long inputRetention = definition.inputRetentionMs();
+                boolean retentionChanged = inputRetention != StreamDefinition.INPUT_RETENTION_NODE_DEFAULT
+                        && inputRetention != old.inputRetentionMs();
+                if (definition.schema().size() == old.schema().size() && !retentionChanged) {
                     return false;
                 }
                 Schema evolved = old.schema();
@@ -111,16 +123,29 @@ public final class FrontEnd implements AutoCloseable {
                     Field f = definition.schema().field(i);
                     evolved = evolved.withField(f.name(), f.type());
                 }
-                StreamEntry changed = current.with(old.withSchema(evolved), current.statements());
+                StreamDefinition target = old.withSchema(evolved);
+                if (retentionChanged) {
+                    ddlWriter.requireSettled(definition.name()); // before Kafka is changed, not after
+                    InputRetention.apply(admin, current, inputRetention, timeoutMs);
+                    target = target.withInputRetention(inputRetention);
+                }
+                StreamEntry changed = current.with(target, current.statements());
                 byte[] value = CatalogCodec.encode(changed, current.version());
-                if (publish(changed.name(), value)) {
+                List<DdlCodec.Marker> markers = new ArrayList<>();
+                if (evolved.size() > old.schema().size()) {
                     byte[] marker = TaskInput.schema(value);
-                    List<CompletableFuture<?>> acks = new ArrayList<>();
                     for (String p : old.partitioners()) {
-                        markAll(changed, p, marker, acks);
+                        markers.add(new DdlCodec.Marker(p, marker));
                     }
-                    awaitAll(acks);
-                    LOG.log(System.Logger.Level.INFO, "stream ''{0}'': schema {1}", definition.name(), evolved);
+                }
+                if (ddlWriter.change(changed, value, markers)) {
+                    if (!markers.isEmpty()) {
+                        LOG.log(System.Logger.Level.INFO, "stream ''{0}'': schema {1}", definition.name(), evolved);
+                    }
+                    if (retentionChanged) {
+                        LOG.log(System.Logger.Level.INFO, "stream ''{0}'': input topics keep events for {1} ms (-1: forever)",
+                                definition.name(), inputRetention);
+                    }
                     return false;
                 }
             }
@@ -190,10 +215,8 @@ public final class FrontEnd implements AutoCloseable {
                 List<StatementEntry> statements = new ArrayList<>(current.statements());
                 statements.add(added);
                 StreamEntry changed = current.with(current.definition(), statements);
-                if (publish(stream, CatalogCodec.encode(changed, current.version()))) {
-                    List<CompletableFuture<?>> acks = new ArrayList<>();
-                    markAll(changed, partitioner, TaskInput.statement(added.id(), backfill, names, query), acks);
-                    awaitAll(acks);
+                if (ddlWriter.change(changed, CatalogCodec.encode(changed, current.version()), List.of(new DdlCodec.Marker(
+                        partitioner, TaskInput.statement(added.id(), backfill, names, query))))) {
                     LOG.log(System.Logger.Level.INFO, "stream ''{0}'': metrics {1} added{2}", stream, names,
                             backfill ? " with backfill" : "");
                     return names;
@@ -232,10 +255,8 @@ public final class FrontEnd implements AutoCloseable {
                     }
                 }
                 StreamEntry changed = current.with(current.definition(), statements);
-                if (publish(stream, CatalogCodec.encode(changed, current.version()))) {
-                    List<CompletableFuture<?>> acks = new ArrayList<>();
-                    markAll(changed, owner.partitioner(), TaskInput.remove(metric), acks);
-                    awaitAll(acks);
+                if (ddlWriter.change(changed, CatalogCodec.encode(changed, current.version()), List.of(new DdlCodec.Marker(
+                        owner.partitioner(), TaskInput.remove(metric))))) {
                     LOG.log(System.Logger.Level.INFO, "stream ''{0}'': metric {1} removed", stream, metric);
                     return;
                 }
@@ -272,9 +293,12 @@ public final class FrontEnd implements AutoCloseable {
         return events.read(stream, metric, keyRow);
     }
 
-    /** A task's answer to a request of this front-end, handed over in memory by a unit of this node. */
-    public void deliver(long correlation, TaskAnswer reply) {
-        replies.deliver(correlation, reply);
+    /**
+     * A task's answer to a request of this front-end, handed over in memory by a unit of this node;
+     * {@code part} says which of the request's tasks answers (a task's copies may all answer).
+     */
+    public void deliver(long correlation, int part, TaskAnswer reply) {
+        replies.deliver(correlation, part, reply);
     }
 
     /** Requests waiting for task replies (for the metrics page). */
@@ -315,46 +339,19 @@ public final class FrontEnd implements AutoCloseable {
         }
     }
 
-    private void markAll(StreamEntry stream, String partitioner, byte[] marker, List<CompletableFuture<?>> acks) {
-        String topic = Topics.input(stream, partitioner);
-        for (int p = 0; p < stream.definition().partitions(); p++) {
-            CompletableFuture<Object> ack = new CompletableFuture<>();
-            producer.send(new ProducerRecord<>(topic, p, null, marker), (m, e) -> {
-                if (e != null) {
-                    ack.completeExceptionally(e);
-                } else {
-                    ack.complete(m);
-                }
-            });
-            acks.add(ack);
-        }
-    }
-
-    private void awaitAll(List<CompletableFuture<?>> acks) {
-        try {
-            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiException.unavailable("interrupted", "the node is shutting down", 1);
-        } catch (ExecutionException | TimeoutException e) {
-            throw ApiException.unavailable("kafka_unavailable", "the change is recorded but could not be delivered to every"
-                    + " task (" + e.getMessage() + ")", 1);
-        }
-    }
-
     private void createTopics(StreamEntry stream) {
         StreamDefinition d = stream.definition();
         List<NewTopic> topics = new ArrayList<>();
         for (String p : d.partitioners()) {
-            // kept until the distribution issue's peer recovery: a task without local state replays its input
             topics.add(new NewTopic(Topics.input(stream, p), d.partitions(), topicReplication)
-                    .configs(Map.of("retention.ms", "-1", "message.timestamp.type", "CreateTime")));
+                    .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", InputRetention.retentionMs(d),
+                            "message.timestamp.type", "CreateTime"))));
         }
         // Kafka-native ingestion: JSON events in, JSON replies out (a week of each)
         topics.add(new NewTopic(Topics.ingest(d.name()), d.partitions(), topicReplication)
-                .configs(Map.of("retention.ms", Long.toString(7 * 86_400_000L))));
+                .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", Long.toString(7 * 86_400_000L)))));
         topics.add(new NewTopic(Topics.ingest(d.name()) + ".replies", d.partitions(), topicReplication)
-                .configs(Map.of("retention.ms", Long.toString(7 * 86_400_000L))));
+                .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", Long.toString(7 * 86_400_000L)))));
         try {
             admin.createTopics(topics).all().get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

@@ -34,8 +34,13 @@ final class ReplyCollector implements AutoCloseable {
 
     /** A request waiting for task answers. */
     interface Waiter {
-        /** One task's answer; called from the collector's thread or a processor unit's (thread-safe). */
-        void accept(TaskAnswer part);
+        /**
+         * One task's answer: {@code part} is the index of the task's partitioner in its stream. The
+         * same part may answer more than once (a task's active copy and its replicas all answer):
+         * the waiter counts the first. Called from the collector's thread or a processor unit's
+         * (thread-safe).
+         */
+        void accept(int part, TaskAnswer answer);
 
         /** The request's timeout passed before its answers came (the collector's thread). */
         void expire();
@@ -59,6 +64,16 @@ final class ReplyCollector implements AutoCloseable {
         this.runner = new AgentRunner(new Reader(), Duration.ZERO, Duration.ofSeconds(5), true).start();
     }
 
+    /**
+     * A collector without a reply topic: answers come only in memory ({@link #deliver}) and nothing
+     * expires requests. For tests of the waiters.
+     */
+    ReplyCollector(long timeoutMs) {
+        this.timeoutNanos = timeoutMs * 1_000_000L;
+        this.consumer = null;
+        this.runner = null;
+    }
+
     /** Registers a request; its {@link Waiter#expire} is called if it is still waiting after the timeout. */
     long register(Waiter w) {
         long id = nextId.incrementAndGet();
@@ -73,13 +88,13 @@ final class ReplyCollector implements AutoCloseable {
     }
 
     /** Hands one task's answer to the request waiting for it, if any (any thread: from the topic or in memory). */
-    void deliver(long correlation, TaskAnswer reply) {
+    void deliver(long correlation, int part, TaskAnswer reply) {
         Waiter w = waiting.get(correlation);
         if (w == null) {
             return;
         }
         try {
-            w.accept(reply);
+            w.accept(part, reply);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "reply " + correlation + " could not be handled", e);
         }
@@ -88,18 +103,25 @@ final class ReplyCollector implements AutoCloseable {
     private void deliverEncoded(long correlation, byte[] reply) {
         if (waiting.containsKey(correlation)) {
             TaskAnswer answer;
+            int part;
             try {
+                part = TaskReply.part(reply);
                 answer = TaskReply.decode(reply);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.ERROR, "reply " + correlation + " does not decode; dropped", e);
                 return;
             }
-            deliver(correlation, answer);
+            deliver(correlation, part, answer);
         }
     }
 
     int waiting() {
         return waiting.size();
+    }
+
+    /** The correlation ids of the requests waiting (tests). */
+    java.util.Set<Long> waitingIds() {
+        return java.util.Set.copyOf(waiting.keySet());
     }
 
     /** The agent that reads this node's reply topic (answers of tasks on other nodes) and expires requests. */
@@ -139,6 +161,8 @@ final class ReplyCollector implements AutoCloseable {
 
     @Override
     public void close() {
-        runner.close();
+        if (runner != null) {
+            runner.close();
+        }
     }
 }

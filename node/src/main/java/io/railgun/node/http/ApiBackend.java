@@ -2,11 +2,14 @@ package io.railgun.node.http;
 
 import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.node.cluster.ClusterReport;
+import io.railgun.node.frontend.ApiException;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.frontend.MetricInfo;
 import io.railgun.node.frontend.PointRead;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The front-end calls the HTTP layer makes, as an interface: the node passes its {@link FrontEnd}
@@ -42,8 +45,29 @@ interface ApiBackend {
         return false;
     }
 
+    /**
+     * {@code GET /v1/cluster}: the nodes and every task's copies, from the cluster topic.
+     *
+     * @throws io.railgun.node.frontend.ApiException 503 {@code cluster_unavailable} when this node does not follow the
+     *                                               cluster topic
+     */
+    default ClusterReport cluster() {
+        throw ApiException.unavailable("cluster_unavailable", "this node does not follow the cluster topic; ask another"
+                + " node", 1);
+    }
+
     static ApiBackend of(FrontEnd f) {
+        return of(f, null);
+    }
+
+    /** The front-end's calls, and {@code cluster}'s report for {@link #cluster()} (null: not followed). */
+    static ApiBackend of(FrontEnd f, Supplier<ClusterReport> cluster) {
         return new ApiBackend() {
+            @Override
+            public ClusterReport cluster() {
+                return cluster == null ? ApiBackend.super.cluster() : cluster.get();
+            }
+
             @Override
             public boolean putStream(StreamDefinition definition) {
                 return f.putStream(definition);

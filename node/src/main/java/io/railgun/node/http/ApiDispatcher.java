@@ -3,6 +3,7 @@ package io.railgun.node.http;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.NodeConfig;
+import io.railgun.node.cluster.ClusterReport;
 import io.railgun.node.frontend.ApiException;
 import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.ops.Readiness;
@@ -31,6 +32,7 @@ final class ApiDispatcher {
     private final EventHandlers events;
     private final OpsHandlers ops;
     private final ApiBackend backend;
+    private final InternalApi internal; // null: no internal endpoints
     /**
      * Batches of up to this many body bytes (about 1,500 small events) are parsed on the event loop;
      * larger ones on a thread of their own, so one huge batch does not hold up the loop's other
@@ -41,6 +43,11 @@ final class ApiDispatcher {
     private volatile boolean draining;
 
     ApiDispatcher(NodeConfig config, ApiBackend backend, NodeMetrics metrics, Readiness readiness) {
+        this(config, backend, metrics, readiness, null);
+    }
+
+    ApiDispatcher(NodeConfig config, ApiBackend backend, NodeMetrics metrics, Readiness readiness, InternalApi internal) {
+        this.internal = internal;
         this.config = config;
         this.metrics = metrics;
         this.auth = new BearerAuth(config.ingestToken(), config.adminToken());
@@ -160,8 +167,10 @@ final class ApiDispatcher {
         String method = req.method();
         RequestPath path = RequestPath.parse(req.rawPath());
         Endpoint endpoint = path == null ? null : Endpoint.find(path.shape(), method);
+        boolean internalPath = internal != null && InternalApi.owns(req.rawPath());
         String route = endpoint != null ? endpoint.route
-                : path != null ? Endpoint.disallowedRoute(path.shape()) : Endpoint.UNMATCHED;
+                : path != null ? Endpoint.disallowedRoute(path.shape())
+                : internalPath ? internal.route(method, req.rawPath()) : Endpoint.UNMATCHED;
         req.path(path);
         try {
             if (draining) {
@@ -169,7 +178,11 @@ final class ApiDispatcher {
                 throw ApiException.unavailable("stopping", "the node is shutting down; retry in a moment (or on another"
                         + " node)", 1);
             }
-            dispatch(method, path, endpoint, req);
+            if (internalPath) {
+                dispatchInternal(method, req);
+            } else {
+                dispatch(method, path, endpoint, req);
+            }
         } catch (ApiException e) {
             answer(req, e);
         } catch (IOException e) {
@@ -186,11 +199,25 @@ final class ApiDispatcher {
         }
     }
 
+    /** A node-to-node request ({@link InternalApi}): the admin token, then the internal handler. */
+    private void dispatchInternal(String method, ApiRequest req) throws IOException {
+        authorize(Scope.ADMIN, method, req);
+        InternalApi.Response r = internal.handle(method, req.rawPath(), req::header);
+        for (int i = 0; i + 1 < r.headers().size(); i += 2) {
+            req.setHeader(r.headers().get(i), r.headers().get(i + 1));
+        }
+        req.respondBytes(r.status(), r.contentType(), r.body(), r.length());
+    }
+
     /** The token check: 401/403 (nothing else is told to an unauthenticated caller). */
     private void authorize(String method, RequestPath path, Endpoint endpoint, ApiRequest req) {
         // unknown paths and methods need some valid token too, so they reveal nothing to strangers
         Scope needed = endpoint != null ? endpoint.scope
                 : path != null && path.shape() == RequestPath.Shape.HEALTH ? Scope.NONE : Scope.INGEST;
+        authorize(needed, method, req);
+    }
+
+    private void authorize(Scope needed, String method, ApiRequest req) {
         BearerAuth.Refusal refused = !auth.enabled() ? null : auth.check(
                 req.header(HttpHeaderNames.AUTHORIZATION), needed, method + " " + req.rawPath());
         if (refused != null) {
@@ -206,7 +233,7 @@ final class ApiDispatcher {
         if (path == null) {
             throw ApiException.notFound("not_found", "no endpoint at " + req.rawPath()
                     + "; the API serves /v1/streams[/{stream}[/metrics[/{name}] | /events | /events:batch]], "
-                    + "/v1/openapi.json, /health[/live | /ready] and /metrics");
+                    + "/v1/cluster, /v1/openapi.json, /health[/live | /ready] and /metrics");
         }
         if (endpoint == null) {
             String allowed = Endpoint.allowed(path.shape());
@@ -227,6 +254,10 @@ final class ApiDispatcher {
                 GrowableBytes out = new GrowableBytes(16 * 1024);
                 metrics.writeText(out);
                 req.respond(200, metrics.textContentType(), out);
+            }
+            case CLUSTER -> {
+                ClusterReport report = backend.cluster();
+                req.respondJson(200, g -> ClusterJson.write(g, report));
             }
             case LIST_STREAMS -> streams.list(req);
             case PUT_STREAM -> streams.put(req);

@@ -167,6 +167,12 @@ final class ApiRequest {
         connection.respond(code, contentType, body.array(), body.length(), headers, close);
     }
 
+    /** Sends {@code body}[0, length) as is (copied: {@code body} can be reused once this returns). */
+    void respondBytes(int code, String contentType, byte[] body, int length) throws IOException {
+        markResponded(code);
+        connection.respond(code, contentType, body, length, headers, close);
+    }
+
     /** A response without body (204 after a DELETE). */
     void respondEmpty(int code) throws IOException {
         markResponded(code);

@@ -14,6 +14,7 @@ enum Endpoint {
     HEALTH_READY(Shape.HEALTH_READY, "GET", Scope.NONE),
     OPENAPI(Shape.OPENAPI, "GET", Scope.NONE),
     PROMETHEUS(Shape.PROMETHEUS, "GET", Scope.INGEST),
+    CLUSTER(Shape.CLUSTER, "GET", Scope.ADMIN),
     LIST_STREAMS(Shape.STREAMS, "GET", Scope.ADMIN),
     PUT_STREAM(Shape.STREAM, "PUT", Scope.ADMIN),
     GET_STREAM(Shape.STREAM, "GET", Scope.ADMIN),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import io.railgun.engine.event.EventRowWriter;
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.Schema;
@@ -41,7 +42,8 @@ import java.util.Map;
  * Nested objects and arrays are refused; so are unknown keys ({@code unknown_field}), a key given
  * twice (also when only its case differs: field names are case-insensitive), a missing or null
  * event id ({@code missing_event_id}) and, when the stream has an event-time field, a missing or null
- * timestamp ({@code missing_timestamp}). Messages start with the path of the value:
+ * timestamp ({@code missing_timestamp}), or one outside the accepted range of event times
+ * ({@code timestamp_out_of_range}, {@link EventTime}: years 0001 to 9999). Messages start with the path of the value:
  * {@code amount: ...} for one event, {@code events[3].amount: ...} in a batch.
  *
  * <p>One pass: the body is checked to be strict UTF-8 ({@link Utf8}), then parsed straight into
@@ -217,8 +219,13 @@ final class EventJson {
                 writer.setString(i, chars.wrap(p.getTextCharacters(), p.getTextOffset(), p.getTextLength()));
             }
             case LONG -> writer.setLong(i, integral(p, t, f, name));
-            case TIMESTAMP -> writer.setLong(i, t == JsonToken.VALUE_STRING ? isoMillis(p.getText(), name)
-                    : integral(p, t, f, name));
+            case TIMESTAMP -> {
+                long ms = t == JsonToken.VALUE_STRING ? isoMillis(p.getText(), name) : integral(p, t, f, name);
+                if (i == timestampIndex && !EventTime.accepted(ms)) {
+                    throw ApiException.badRequest(EventTime.ERROR_CODE, path(name) + ": " + EventTime.refusal(f.name(), ms));
+                }
+                writer.setLong(i, ms);
+            }
             case DOUBLE -> {
                 if (!t.isNumeric()) {
                     throw mismatch(name, f, t, "");

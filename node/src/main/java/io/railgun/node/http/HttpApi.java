@@ -28,6 +28,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.railgun.node.NodeConfig;
+import io.railgun.node.cluster.ClusterReport;
 import io.railgun.node.frontend.ApiException;
 import io.railgun.node.frontend.FrontEnd;
 import io.railgun.node.ops.NodeMetrics;
@@ -43,6 +44,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 
@@ -104,7 +106,22 @@ public final class HttpApi implements AutoCloseable {
      */
     public static HttpApi start(NodeConfig config, FrontEnd frontEnd, NodeMetrics metrics, Readiness readiness)
             throws IOException {
-        return start(config, ApiBackend.of(frontEnd), metrics, readiness);
+        return start(config, ApiBackend.of(frontEnd), metrics, readiness, null);
+    }
+
+    /** Starts with the node-to-node endpoints of {@code internal} as well (see {@link InternalApi}). */
+    public static HttpApi start(NodeConfig config, FrontEnd frontEnd, NodeMetrics metrics, Readiness readiness,
+                                InternalApi internal) throws IOException {
+        return start(config, ApiBackend.of(frontEnd), metrics, readiness, internal);
+    }
+
+    /**
+     * As {@link #start(NodeConfig, FrontEnd, NodeMetrics, Readiness, InternalApi)}, with {@code GET
+     * /v1/cluster} served from {@code cluster}.
+     */
+    public static HttpApi start(NodeConfig config, FrontEnd frontEnd, Supplier<ClusterReport> cluster, NodeMetrics metrics,
+            Readiness readiness, InternalApi internal) throws IOException {
+        return start(config, ApiBackend.of(frontEnd, cluster), metrics, readiness, internal);
     }
 
     /** Starts over any backend, always ready: the seam tests use to stand in for the front-end. */
@@ -115,6 +132,11 @@ public final class HttpApi implements AutoCloseable {
     /** Starts over any backend and readiness. */
     static HttpApi start(NodeConfig config, ApiBackend backend, NodeMetrics metrics, Readiness readiness)
             throws IOException {
+        return start(config, backend, metrics, readiness, null);
+    }
+
+    static HttpApi start(NodeConfig config, ApiBackend backend, NodeMetrics metrics, Readiness readiness,
+                         InternalApi internal) throws IOException {
         SSLContext ssl = config.tlsKeystore() == null ? null
                 : ServerTls.context(config.tlsKeystore(), config.tlsKeystorePassword());
         long fdLimit = NodeConfig.fileDescriptorLimit();
@@ -131,7 +153,7 @@ public final class HttpApi implements AutoCloseable {
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(loopThreads, new DefaultThreadFactory("http-io", true),
                 io);
         ExecutorService handlers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("http-", 0).factory());
-        ApiDispatcher dispatcher = new ApiDispatcher(config, backend, metrics, readiness);
+        ApiDispatcher dispatcher = new ApiDispatcher(config, backend, metrics, readiness, internal);
         ChannelGroup channels = new DefaultChannelGroup("http", GlobalEventExecutor.INSTANCE);
         HttpConnection.Settings settings = new HttpConnection.Settings(dispatcher, handlers, config.maxBodyBytes(),
                 TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMs()),

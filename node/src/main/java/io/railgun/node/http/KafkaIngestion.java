@@ -1,6 +1,7 @@
 package io.railgun.node.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.railgun.engine.event.EventTime;
 import io.railgun.engine.reply.StreamReply;
 import io.railgun.node.agent.Agent;
 import io.railgun.node.agent.AgentRunner;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -56,6 +58,7 @@ public final class KafkaIngestion implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final EventJson events = new EventJson();
     private final AgentRunner runner;
+    private final AtomicLong refusedTimestamps = new AtomicLong();
     private long seenChanges = -1;
     private Set<String> subscribed = Set.of();
 
@@ -172,9 +175,33 @@ public final class KafkaIngestion implements AutoCloseable {
             boolean numericId = ReplyJson.numericEventId(s.definition());
             return frontEnd.send(s.definition(), row, length).handle((reply, e) -> e == null ? json(numericId, reply)
                     : error(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e));
+        } catch (ApiException e) {
+            if (e.code().equals(EventTime.ERROR_CODE)) {
+                refuseTimestamp(r, e);
+            }
+            return CompletableFuture.completedFuture(error(e));
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(error(e));
         }
+    }
+
+    /**
+     * A record whose event time is outside {@link EventTime}'s range is skipped: never sent to a
+     * task, so never counted; it is answered with the 400 error, counted in
+     * {@link #refusedTimestamps()} and logged (the first, then every 1,000th, so a bad producer
+     * cannot flood the log).
+     */
+    private void refuseTimestamp(ConsumerRecord<byte[], byte[]> r, ApiException e) {
+        long n = refusedTimestamps.incrementAndGet();
+        if (n == 1 || n % 1_000 == 0) {
+            LOG.log(System.Logger.Level.WARNING, "skipped record {0}-{1}@{2} ({3} so far): {4}", r.topic(), r.partition(),
+                    r.offset(), n, e.getMessage());
+        }
+    }
+
+    /** Records skipped because their event time is outside the accepted range (since this node started). */
+    public long refusedTimestamps() {
+        return refusedTimestamps.get();
     }
 
     private static String streamOf(String ingestTopic) {

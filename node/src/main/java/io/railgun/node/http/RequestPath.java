@@ -21,6 +21,7 @@ record RequestPath(Shape shape, String stream, String metric) {
         HEALTH_READY("/health/ready"),
         OPENAPI("/v1/openapi.json"),
         PROMETHEUS("/metrics"),
+        CLUSTER("/v1/cluster"),
         STREAMS("/v1/streams"),
         STREAM("/v1/streams/{stream}"),
         METRICS("/v1/streams/{stream}/metrics"),
@@ -52,6 +53,8 @@ record RequestPath(Shape shape, String stream, String metric) {
                 return new RequestPath(Shape.OPENAPI, null, null);
             case "/metrics":
                 return new RequestPath(Shape.PROMETHEUS, null, null);
+            case "/v1/cluster":
+                return new RequestPath(Shape.CLUSTER, null, null);
             case "/v1/streams":
                 return new RequestPath(Shape.STREAMS, null, null);
             default:

@@ -25,7 +25,11 @@ import java.util.regex.Pattern;
  *
  * <pre>{"fields": {"id": "string", "ts": "timestamp", "card": "string", "amount": "double"},
  *  "eventId": "id", "timestamp": "ts", "partitioners": ["card"], "partitions": 8,
- *  "lateness": "5s", "lateEvents": "drop", "retention": "7d"}</pre>
+ *  "lateness": "5s", "lateEvents": "drop", "retention": "7d", "inputRetention": "14d"}</pre>
+ *
+ * {@code inputRetention} (Railgun's, optional) is how long the stream's input topics keep events:
+ * {@code "forever"} or at least 1m; left out, the node's {@code --input-retention} applies when the
+ * stream is created, and GET shows the value in force.
  *
  * Rules beyond SPEC: field names are 1-100 characters without control characters, distinct ignoring
  * case, at most {@value #MAX_FIELDS}; the eventId field is a string or long; {@code partitions} is
@@ -41,9 +45,11 @@ public final class StreamJson {
     static final String EXAMPLE = "{\"fields\": {\"id\": \"string\", \"ts\": \"timestamp\", \"card\": \"string\", "
             + "\"amount\": \"double\"}, \"eventId\": \"id\", \"timestamp\": \"ts\", \"partitioners\": [\"card\"]}";
     private static final Set<String> KEYS = Set.of("name", "fields", "eventId", "timestamp", "partitioners", "partitions",
-            "lateness", "lateEvents", "retention");
-    private static final String KEY_LIST =
-            "fields, eventId, timestamp, partitioners, partitions, lateness, lateEvents, retention (and name)";
+            "lateness", "lateEvents", "retention", "inputRetention");
+    private static final String KEY_LIST = "fields, eventId, timestamp, partitioners, partitions, lateness, lateEvents,"
+            + " retention, inputRetention (and name)";
+    /** The shortest input retention: less would let Kafka delete events before a moved task has read them. */
+    static final long MIN_INPUT_RETENTION_MS = 60_000;
     private static final List<String> TYPES = List.of("string", "long", "double", "boolean", "timestamp");
     private static final String TYPE_LIST = String.join(", ", TYPES);
 
@@ -99,9 +105,10 @@ public final class StreamJson {
         long latenessMs = duration(root, "lateness");
         LateEventPolicy lateEvents = lateEvents(root.get("lateEvents"));
         long retentionMs = duration(root, "retention");
+        long inputRetentionMs = inputRetention(root.get("inputRetention"));
         try {
             return new StreamDefinition(name, schema, eventId, timestamp, partitioners, partitions, latenessMs, lateEvents,
-                    retentionMs);
+                    retentionMs, inputRetentionMs);
         } catch (IllegalArgumentException e) {
             throw invalid(e.getMessage()); // all checked above; kept so a new engine rule is still a 400
         }
@@ -127,6 +134,9 @@ public final class StreamJson {
         g.writeStringField("lateness", Durations.format(d.latenessMs()));
         g.writeStringField("lateEvents", d.lateEvents().name().toLowerCase(Locale.ROOT));
         g.writeStringField("retention", Durations.format(d.retentionMs()));
+        if (d.inputRetentionMs() != StreamDefinition.INPUT_RETENTION_NODE_DEFAULT) {
+            g.writeStringField("inputRetention", formatInputRetention(d.inputRetentionMs()));
+        }
         g.writeEndObject();
     }
 
@@ -265,6 +275,45 @@ public final class StreamJson {
         } catch (IllegalArgumentException e) {
             throw invalid("\"" + key + "\": " + e.getMessage());
         }
+    }
+
+    /**
+     * {@code "inputRetention"}: absent or null is the node's default; {@code "forever"}, or a duration of
+     * at least {@link #MIN_INPUT_RETENTION_MS}.
+     *
+     * @throws ApiException 400 {@code invalid_input_retention}
+     */
+    static long inputRetention(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return StreamDefinition.INPUT_RETENTION_NODE_DEFAULT;
+        }
+        String hint = "; \"inputRetention\" is how long Kafka keeps the stream's input events: \"forever\" or a"
+                + " duration of at least 1m, like \"7d\" (leave it out for the node's --input-retention)";
+        if (node.isTextual() && node.asText().strip().equalsIgnoreCase("forever")) {
+            return StreamDefinition.INPUT_RETENTION_FOREVER;
+        }
+        long ms;
+        if (node.isTextual()) {
+            try {
+                ms = Durations.parseMs(node.asText());
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest("invalid_input_retention", "\"inputRetention\": " + e.getMessage() + hint);
+            }
+        } else if (node.isNumber() && node.canConvertToExactIntegral() && node.canConvertToLong()) {
+            ms = node.asLong();
+        } else {
+            throw ApiException.badRequest("invalid_input_retention", "\"inputRetention\" is " + node + hint);
+        }
+        if (ms < MIN_INPUT_RETENTION_MS) {
+            throw ApiException.badRequest("invalid_input_retention", "\"inputRetention\" " + node + " is shorter than"
+                    + " 1m" + hint);
+        }
+        return ms;
+    }
+
+    /** {@code forever} or a duration such as {@code 7d}. */
+    static String formatInputRetention(long ms) {
+        return ms == StreamDefinition.INPUT_RETENTION_FOREVER ? "forever" : Durations.format(ms);
     }
 
     private static LateEventPolicy lateEvents(JsonNode node) {

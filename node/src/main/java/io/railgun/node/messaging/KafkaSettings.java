@@ -1,5 +1,7 @@
 package io.railgun.node.messaging;
 
+import io.railgun.node.assignment.AssignmentHolder;
+import io.railgun.node.assignment.kafka.RailgunAssignor;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -21,6 +23,8 @@ public final class KafkaSettings {
     public static final String TASK_GROUP = "railgun-tasks";
     /** The consumer group of the Kafka-native ingestion consumers. */
     public static final String INGEST_GROUP = "railgun-ingest";
+    /** The unit consumer's configuration key of the task copies wanted (an Integer), for the group's assignor. */
+    public static final String REPLICATION_CONFIG = RailgunAssignor.REPLICATION_CONFIG;
     /**
      * The largest record the node writes (the producers' {@code max.request.size}, 1 MiB, Kafka's
      * default and below its brokers' default {@code message.max.bytes}): a larger event is refused
@@ -98,17 +102,25 @@ public final class KafkaSettings {
 
     /**
      * A processor unit's consumer: a member of {@link #TASK_GROUP} with a static id (a restarted
-     * node takes its tasks back at once, without waiting for the session to time out),
-     * cooperative sticky assignment (a rebalance moves only the partitions that must move),
+     * node takes its tasks back at once, without waiting for the session to time out), the
+     * paper's sticky, cooperative assignment ({@link RailgunAssignor}: a rebalance moves only the
+     * partitions that must move; replicas and peers to copy from travel in its assignment data),
      * no auto-commit (the unit commits what its tasks' checkpoints cover), reads from the earliest
      * offset (a task with no checkpoint replays its whole input), and answers a fetch as soon as one
-     * record is there.
+     * record is there. The unit ({@code holder}) and the task copies wanted ({@code replication})
+     * are in the configuration for the group's assignor.
      */
-    public Map<String, Object> unitConsumer(int unit) {
+    public Map<String, Object> unitConsumer(int unit, AssignmentHolder holder, int replication) {
         Map<String, Object> p = base("unit-" + unit);
+        // for the task group's assignor: the unit's copies and the plan's replicas go through it
+        p.put(AssignmentHolder.CONFIG_KEY, holder);
+        p.put(REPLICATION_CONFIG, replication);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, TASK_GROUP);
         p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, nodeId + "-unit-" + unit);
-        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        // the classic protocol: only there does a client (the group leader) run the assignor, with
+        // every member's subscription data (held copies) in hand (RailgunAssignor says more)
+        p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RailgunAssignor.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
@@ -119,6 +131,19 @@ public final class KafkaSettings {
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         return withUser(p);
+    }
+
+    /**
+     * A processor unit's replica consumer: no group, partitions assigned by the unit and read from
+     * the offsets its replica tasks resume at, never reset to another; at most 500 records a poll, so the unit's round
+     * spends a bounded time on replicas after its active tasks.
+     */
+    public Map<String, Object> replicaConsumer(int unit) {
+        Map<String, Object> p = assignedConsumer("unit-" + unit + "-replicas", false);
+        // never skip records: a replica whose offset is gone from Kafka stops instead (ReplicaReader)
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        return p;
     }
 
     /** A consumer without a group (assigned partitions): the reply collector and the control log. */

@@ -12,7 +12,8 @@ public final class LocalReplies {
     /** Where a reply goes: the front-end's waiting request for its correlation id. */
     @FunctionalInterface
     public interface Sink {
-        void deliver(long correlation, TaskAnswer reply);
+        /** @param part the answering task's partitioner index in its stream (see {@link TaskReply}) */
+        void deliver(long correlation, int part, TaskAnswer reply);
     }
 
     private final String topic;
@@ -28,12 +29,12 @@ public final class LocalReplies {
     }
 
     /** Delivers the reply in memory when it is for this node's front-end; false when it must go through Kafka. */
-    public boolean deliver(String replyTopic, long correlation, TaskAnswer reply) {
+    public boolean deliver(String replyTopic, long correlation, int part, TaskAnswer reply) {
         Sink s = sink;
         if (s == null || correlation < 0 || !topic.equals(replyTopic)) {
             return false;
         }
-        s.deliver(correlation, reply);
+        s.deliver(correlation, part, reply);
         return true;
     }
 }

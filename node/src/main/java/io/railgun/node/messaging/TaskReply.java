@@ -10,12 +10,22 @@ import java.util.Arrays;
  * The records of a reply topic: one task's answer to an event or a point read, or an error.
  * Big-endian; strings are a 2-byte length and UTF-8.
  * <pre>
- * EVENT: 0, status (0 counted, 1 duplicate, 2 dropped late), streamTime, n, n x (name, value)
- * READ:  1, hasStreamTime, streamTime, value
- * ERROR: 2, HTTP status (2 bytes), code, message
+ * offset 0: version ({@value #VERSION})
+ * offset 1: part (2 bytes, unsigned): the index, in its stream's partitioners, of the answering
+ *           task's partitioner: which of the event's tasks answers
+ * offset 3: kind, then by kind:
+ *   EVENT: 0, status (0 counted, 1 duplicate, 2 dropped late), streamTime, n, n x (name, value)
+ *   READ:  1, hasStreamTime, streamTime, value
+ *   ERROR: 2, HTTP status (2 bytes), code, message
  * value: type (0 null, 1 long, 2 double, 3 string, 4 boolean) and its bytes
  * </pre>
- * Only replies to another node's front-end are encoded (a task on the same node hands its
+ * The part exists because a task may answer twice: its active copy and its hot replicas process
+ * the same input in the same order from the same state and all answer (docs/distribution.md §
+ * Replica tasks); the front-end counts the first answer of each part and drops the others. The
+ * version is {@value #VERSION}, outside the kinds (0-2) that began replies before it had one, so
+ * a reply of an older node is refused with a clear error rather than misread.
+ *
+ * <p>Only replies to another node's front-end are encoded (a task on the same node hands its
  * {@link TaskAnswer} over as it is): a processor unit encodes with one reused {@link Writer}, the
  * other node's reply collector decodes into the same {@link TaskAnswer}.
  */
@@ -23,6 +33,11 @@ public final class TaskReply {
     public static final byte EVENT = 0;
     public static final byte READ = 1;
     public static final byte ERROR = 2;
+    /** The format's version, the first byte of every reply. */
+    public static final byte VERSION = 16;
+    /** The largest part index: the partitioner count of a stream is far below it in practice. */
+    public static final int MAX_PART = 0xffff;
+    private static final int HEADER = 3;
 
     private TaskReply() {}
 
@@ -30,18 +45,27 @@ public final class TaskReply {
     public static final class Writer {
         private ByteBuffer buf = ByteBuffer.allocate(4096);
 
-        /** Encodes any answer. */
-        public byte[] encode(TaskAnswer answer) {
+        /** Encodes any answer of the task of partitioner {@code part} (0 to {@link #MAX_PART}). */
+        public byte[] encode(int part, TaskAnswer answer) {
+            if (part < 0 || part > MAX_PART) {
+                throw new IllegalArgumentException("part " + part + " is outside 0.." + MAX_PART);
+            }
             return switch (answer) {
-                case TaskAnswer.Event e -> event(e);
-                case TaskAnswer.Read r -> read(r.hasStreamTime(), r.streamTime(), r.value());
-                case TaskAnswer.Error e -> error(e.status(), e.code(), e.message());
+                case TaskAnswer.Event e -> event(part, e);
+                case TaskAnswer.Read r -> read(part, r.hasStreamTime(), r.streamTime(), r.value());
+                case TaskAnswer.Error e -> error(part, e.status(), e.code(), e.message());
             };
         }
 
-        public byte[] event(TaskAnswer.Event r) {
+        private void header(int part, byte kind) {
             buf.clear();
-            put((byte) EVENT);
+            buf.put(VERSION);
+            buf.putShort((short) part);
+            buf.put(kind);
+        }
+
+        private byte[] event(int part, TaskAnswer.Event r) {
+            header(part, EVENT);
             put((byte) switch (r.status()) {
                 case COUNTED -> 0;
                 case DUPLICATE -> 1;
@@ -57,9 +81,8 @@ public final class TaskReply {
             return Arrays.copyOf(buf.array(), buf.position());
         }
 
-        public byte[] read(boolean hasStreamTime, long streamTime, Object value) {
-            buf.clear();
-            put((byte) READ);
+        private byte[] read(int part, boolean hasStreamTime, long streamTime, Object value) {
+            header(part, READ);
             put((byte) (hasStreamTime ? 1 : 0));
             ensure(8);
             buf.putLong(streamTime);
@@ -67,9 +90,8 @@ public final class TaskReply {
             return Arrays.copyOf(buf.array(), buf.position());
         }
 
-        public byte[] error(int status, String code, String message) {
-            buf.clear();
-            put((byte) ERROR);
+        private byte[] error(int part, int status, String code, String message) {
+            header(part, ERROR);
             ensure(2);
             buf.putShort((short) status);
             putString(code);
@@ -132,9 +154,25 @@ public final class TaskReply {
         }
     }
 
-    /** Decodes a reply value. */
+    /** The part (which of an event's tasks answers) of a reply value; checks its version. */
+    public static int part(byte[] value) {
+        checkVersion(value);
+        return (value[1] & 0xff) << 8 | (value[2] & 0xff);
+    }
+
+    private static void checkVersion(byte[] value) {
+        if (value.length < HEADER + 1 || value[0] != VERSION) {
+            throw new IllegalArgumentException("a task reply of version " + (value.length == 0 ? "(empty)" : value[0])
+                    + " is not readable by this node (reads " + VERSION + "); every node of a cluster must run the same"
+                    + " release");
+        }
+    }
+
+    /** Decodes a reply value's answer. */
     public static TaskAnswer decode(byte[] value) {
+        checkVersion(value);
         ByteBuffer in = ByteBuffer.wrap(value);
+        in.position(HEADER);
         byte kind = in.get();
         switch (kind) {
             case EVENT -> {

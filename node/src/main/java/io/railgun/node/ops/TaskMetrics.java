@@ -1,5 +1,6 @@
 package io.railgun.node.ops;
 
+import io.railgun.node.backend.HistoryGaps;
 import io.railgun.node.backend.TaskStats;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,6 +44,22 @@ public final class TaskMetrics {
                         if (t.streamTimeMs() != Long.MIN_VALUE) {
                             m.put(labels(t), t.streamTimeMs() / 1000.0);
                         }
+                    }
+                    return m;
+                });
+    }
+
+    /**
+     * Registers {@code railgun_task_history_incomplete}: per task this node opened with part of its
+     * input already deleted by retention ({@link HistoryGaps}), the records it never saw.
+     */
+    public static void registerHistoryGaps(NodeMetrics metrics, Supplier<List<HistoryGaps.Gap>> gaps) {
+        metrics.gauge("railgun_task_history_incomplete", "Input records deleted by retention before each task could"
+                + " read them, for tasks opened without a copy of their history (their windows lack those events)",
+                LABELS, () -> {
+                    Map<List<String>, Long> m = new LinkedHashMap<>();
+                    for (HistoryGaps.Gap g : gaps.get()) {
+                        m.put(List.of(g.stream(), g.partitioner(), Integer.toString(g.partition())), g.missingRecords());
                     }
                     return m;
                 });

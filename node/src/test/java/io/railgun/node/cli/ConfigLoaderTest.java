@@ -88,6 +88,8 @@ class ConfigLoaderTest {
                 node-id=node-a
                 processors=6
                 replication=3
+                topic-replication=2
+                input-retention=3d
                 ingest-token-file=%s
                 admin-token=admin-secret
                 tls-keystore=%s
@@ -112,7 +114,7 @@ class ConfigLoaderTest {
         assertThat(c).isEqualTo(new NodeConfig("0.0.0.0", 8081, Path.of("/var/lib/railgun"), "k1:9092,k2:9093",
                 19092, "node-a", 6, 3, "ingest-secret", "admin-secret", keystore, "changeit",
                 Map.of("security.protocol", "SASL_SSL"), 1L << 20, 500, 2500, 60_000, 1000, 2 * 86_400_000L, 500, 50,
-                120_000, 5_000, 15_000, 2L << 30));
+                120_000, 5_000, 15_000, NodeConfig.DEFAULT_RECOVERY_RATE_BYTES, 2, 3 * 86_400_000L, 2L << 30));
     }
 
     @Test
@@ -255,6 +257,10 @@ class ConfigLoaderTest {
             broker-port         | -1            | is not a port number (0-65535)
             processors          | 0             | is not a whole number of at least 1
             replication         | two           | is not a whole number of at least 1
+            topic-replication   | 0             | is not auto or a number of copies of at least 1
+            topic-replication   | three         | is not auto or a number of copies of at least 1
+            input-retention     | 30s           | is not forever or a duration of at least 1m
+            input-retention     | always        | is not a duration
             max-batch-events    | 1.5           | is not a whole number of at least 1
             hot-keys            | 0             | is not a whole number of at least 1
             node-id             | node 1        | is not a node id

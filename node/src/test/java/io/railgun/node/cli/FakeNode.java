@@ -33,6 +33,26 @@ final class FakeNode implements AutoCloseable {
             + "\"string\",\"amount\":\"double\"},\"eventId\":\"id\",\"timestamp\":\"ts\",\"partitioners\":[\"card\"],"
             + "\"partitions\":1,\"lateness\":\"0s\",\"lateEvents\":\"drop\",\"retention\":\"0s\"}";
 
+    /** The answer to {@code GET /v1/cluster}: two nodes, one unreachable; a replica, a recovery, a task without active. */
+    static final String CLUSTER = """
+            {"generatedAt":"2026-01-01T10:00:00Z",
+             "nodes":[{"id":"n1","url":"http://127.0.0.1:7070","startedAt":"2026-01-01T09:00:00Z",
+                       "lastSeenAt":"2026-01-01T09:59:59.600Z","reachable":true,"units":2,"copies":2},
+                      {"id":"n2","url":"http://127.0.0.1:7071","startedAt":"2026-01-01T09:30:00Z",
+                       "lastSeenAt":"2026-01-01T09:59:40Z","reachable":false,"units":1,"copies":2}],
+             "tasks":[{"task":"payments/card-0","stream":"payments","partitioner":"card","partition":0,
+                       "active":{"node":"n1","reachable":true,"lag":3,"checkpointOffset":120,"checkpointAgeMs":0,
+                                 "recovery":null},
+                       "replicas":[{"node":"n2","reachable":false,"lag":7,"checkpointOffset":100,"checkpointAgeMs":4200,
+                                    "recovery":null}],
+                       "stale":[]},
+                      {"task":"payments/card-1","stream":"payments","partitioner":"card","partition":1,
+                       "active":null,
+                       "replicas":[{"node":"n1","reachable":true,"lag":null,"checkpointOffset":null,
+                                    "checkpointAgeMs":null,"recovery":{"bytesDone":1048576,"bytesTotal":4194304}}],
+                       "stale":[{"node":"n2","reachable":false,"lag":null,"checkpointOffset":90,"checkpointAgeMs":61000,
+                                 "recovery":null}]}]}""";
+
     /** A scripted answer to a batch; {@code duplicates}: reply to every event with "duplicate": true. */
     record Answer(int status, String body, String retryAfter, boolean duplicates) {
         static Answer error(int status, String code, String message, String retryAfter) {
@@ -96,6 +116,8 @@ final class FakeNode implements AutoCloseable {
         byte[] request = exchange.getRequestBody().readAllBytes();
         if (method.equals("GET") && path.equals("/v1/streams/payments")) {
             send(exchange, 200, STREAM, null);
+        } else if (method.equals("GET") && path.equals("/v1/cluster")) {
+            send(exchange, 200, CLUSTER, null);
         } else if (method.equals("GET") && path.equals("/v1/streams")) {
             send(exchange, 200, "{\"streams\":[" + STREAM + "]}", null);
         } else if (method.equals("POST") && path.equals("/v1/streams/payments/events:batch")) {

@@ -107,7 +107,7 @@ class MainTest {
     @Test
     void noCommandIsAUsageError() {
         assertThat(run(Map.of())).isEqualTo(2);
-        assertThat(err.toString()).startsWith("railgun: missing command: start, broker, streams, metrics, send, read\n").contains("Commands:");
+        assertThat(err.toString()).startsWith("railgun: missing command: start, broker, streams, metrics, send, read, cluster\n").contains("Commands:");
     }
 
     @Test
@@ -241,6 +241,8 @@ class MainTest {
         assertThat(err.toString()).contains("--cluster-size and --voters both place the brokers");
         assertThat(run(Map.of(), "broker", "--broker-id", "1", "--voters", "1@h")).isEqualTo(2);
         assertThat(err.toString()).contains("--voters entry '1@h' is not id@host:port");
+        assertThat(run(Map.of(), "broker", "--broker-id", "1", "--cluster-size", "3", "--host", "0.0.0.0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--host 0.0.0.0: a broker advertises this address");
         assertThat(brokerLayout.get()).as("nothing was started").isNull();
     }
 
@@ -254,6 +256,10 @@ class MainTest {
         assertThat(brokerOverrides.get()).isEqualTo(first)
                 .isEqualTo(BrokerCredentials.loadOrCreate(dir.resolve("cluster")).brokerOverrides());
         assertThat(dir.resolve("cluster").resolve("broker-1").resolve(BrokerCredentials.FILE)).doesNotExist();
+        for (String file : List.of(BrokerCredentials.FILE, BrokerCredentials.FILE + ".lock")) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(dir.resolve("cluster").resolve(file)))).as(file).isEqualTo("rw-------");
+        }
     }
 
     @Test

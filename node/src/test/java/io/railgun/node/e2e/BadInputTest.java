@@ -154,6 +154,26 @@ class BadInputTest {
     }
 
     @Test
+    void eventTimesOutsideTheRangeAreRefusedAndNeverCounted() {
+        around("range", card -> {
+            String range = "0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z";
+            for (String ts : List.of(Long.toString(Long.MIN_VALUE), Long.toString(Long.MAX_VALUE), "-62135596800001",
+                    "253402300800000", "\"+10000-01-01T00:00:00Z\"", "\"-0001-12-31T23:59:59Z\"")) {
+                raw.send("POST", EVENTS, "{\"id\": \"r1\", \"ts\": " + ts + ", \"card\": \"" + card + "\"}")
+                        .assertError(400, "timestamp_out_of_range", "ts", range);
+                raw.send("POST", BATCH, "[{\"id\": \"r2\", \"ts\": " + ts + ", \"card\": \"" + card + "\"}]")
+                        .assertError(400, "timestamp_out_of_range", "events[0].ts", range);
+            }
+            // the refused ids were not remembered: sent again with a good time, they are counted, not duplicates
+            Map<String, Object> again = good(card);
+            again.put("id", "r1");
+            assertCounted(card, client.send(STREAM, again));
+        });
+        // the good events around it, and r1, and nothing else: the count per card is exact
+        assertThat(client.read(STREAM, "n", Map.of("card", "range")).value()).isEqualTo(5L);
+    }
+
+    @Test
     void wrongFieldTypesAreRefusedNamingTheField() {
         around("types", card -> {
             raw.send("POST", EVENTS, event("t1", card, ", \"amount\": \"12.5\""))

@@ -2,6 +2,14 @@ package io.railgun.node.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.railgun.client.EventReply;
+import io.railgun.client.FieldType;
+import io.railgun.client.RailgunClient;
+import io.railgun.client.RetryPolicy;
+import io.railgun.client.StreamSpec;
+import io.railgun.node.Node;
+import io.railgun.node.NodeConfig;
+import io.railgun.node.messaging.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +53,9 @@ import org.junit.jupiter.api.Timeout;
  * A real three-broker KRaft cluster, three broker processes started as {@code ./railgun broker
  * --broker-id I --cluster-size 3 --base-port P} does ({@link BrokerCluster}, P picked free at
  * runtime): internal topics with three copies and two in sync; a broker killed (SIGKILL) while
- * writes with {@code acks=all} go on, and started again. The cluster is started once for the class,
+ * writes with {@code acks=all} go on, and started again; then a node over the cluster, whose topics
+ * get three copies and {@code min.insync.replicas=2}, answering every event exactly (compared with a
+ * brute-force sum) before, while and after a broker is killed. The cluster is started once for the class,
  * in a temporary directory deleted at the end. Tagged {@code kafka}.
  */
 @Tag("kafka")
@@ -120,6 +130,69 @@ class ThreeBrokerClusterTest {
         assertThat(readWithGroup("plain", 0, expected.size())).containsExactlyElementsOf(expected);
     }
 
+    @Test
+    @Order(2)
+    void aNodeOverTheClusterAnswersExactlyWhileABrokerIsDown() throws Exception {
+        NodeConfig config = NodeConfig.defaults().withHttp("127.0.0.1", 0).withDataDir(home.resolve("node"))
+                .withKafka(cluster.bootstrapServers()).withProcessors(1).withLimits(1 << 20, 1000, 30_000);
+        try (Node node = Node.start(config);
+             RailgunClient client = RailgunClient.builder().baseUri(node.uri()).requestTimeout(Duration.ofSeconds(40))
+                     .retry(RetryPolicy.exponential(20, Duration.ofMillis(100), Duration.ofSeconds(2))).build()) {
+            client.createStream("pay", StreamSpec.builder().field("id", FieldType.STRING).field("ts", FieldType.TIMESTAMP)
+                    .field("card", FieldType.STRING).field("amount", FieldType.DOUBLE).eventId("id").timestamp("ts")
+                    .partitioners("card").partitions(3).build());
+            client.addMetrics("pay", "SELECT SUM(amount) AS total, COUNT(*) AS n FROM pay GROUP BY card [RANGE UNBOUNDED]");
+
+            List<String> railgunTopics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
+                    .filter(t -> t.startsWith(Topics.PREFIX)).sorted().toList();
+            assertThat(railgunTopics).contains(Topics.CONTROL, Topics.replies(config.nodeId()), Topics.ingest("pay"))
+                    .anyMatch(t -> t.startsWith(Topics.STREAM_PREFIX + "pay."));
+            for (String topic : railgunTopics) {
+                assertThat(describe(topic).partitions()).as(topic).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
+                assertThat(topicConfig(topic, "min.insync.replicas")).as(topic).isEqualTo("2");
+            }
+
+            Oracle oracle = new Oracle();
+            long maxPauseMs = 0;
+            for (int round = 0; round < 3; round++) {
+                if (round == 1) {
+                    cluster.kill(2);
+                } else if (round == 2) {
+                    cluster.start(2);
+                    cluster.awaitListening(2, START_MS);
+                }
+                for (int i = 0; i < 30; i++) {
+                    long t0 = System.nanoTime();
+                    oracle.sendAndCheck(client, "r" + round + "-e" + i, "c" + (i % 4), round * 100 + i * 0.25);
+                    maxPauseMs = Math.max(maxPauseMs, (System.nanoTime() - t0) / 1_000_000);
+                }
+                System.out.printf("round %d (%s): 30 events answered exactly; longest reply so far %d ms%n", round,
+                        List.of("3 brokers", "broker 2 killed", "broker 2 restarted").get(round), maxPauseMs);
+            }
+            String input = railgunTopics.stream().filter(t -> t.startsWith(Topics.STREAM_PREFIX + "pay.")).findFirst()
+                    .orElseThrow();
+            awaitTrue("broker 2 back in every ISR of " + input, () -> isrs(input).stream().allMatch(isr -> isr.size() == 3));
+        }
+    }
+
+    /** The brute-force SUM and COUNT per card of every event accepted, checked against each reply. */
+    private static final class Oracle {
+        private final Map<String, double[]> perCard = new java.util.HashMap<>();
+        private long ts = 1_700_000_000_000L;
+
+        void sendAndCheck(RailgunClient client, String id, String card, double amount) {
+            ts += 1_000;
+            EventReply reply = client.send("pay", Map.of("id", id, "ts", ts, "card", card, "amount", amount));
+            double[] sumAndCount = perCard.computeIfAbsent(card, c -> new double[2]);
+            sumAndCount[0] += amount;
+            sumAndCount[1]++;
+            assertThat(reply.droppedLate()).as(id).isFalse();
+            assertThat(((Number) reply.metric("total")).doubleValue()).as(id + " total").isCloseTo(sumAndCount[0],
+                    org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(((Number) reply.metric("n")).longValue()).as(id + " n").isEqualTo((long) sumAndCount[1]);
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private int brokers() {
@@ -130,8 +203,20 @@ class ThreeBrokerClusterTest {
         }
     }
 
+    /** The topic's partitions; the broker answering may learn of a topic just created a moment later. */
     private TopicDescription describe(String topic) throws Exception {
-        return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (true) {
+            try {
+                return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     private String topicConfig(String topic, String key) throws Exception {

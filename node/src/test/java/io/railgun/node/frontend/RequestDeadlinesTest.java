@@ -17,7 +17,7 @@ class RequestDeadlinesTest {
     private void register(long correlation, long deadline) {
         ReplyCollector.Waiter w = new ReplyCollector.Waiter() {
             @Override
-            public void accept(TaskAnswer part) {}
+            public void accept(int part, TaskAnswer answer) {}
 
             @Override
             public void expire() {

@@ -155,12 +155,12 @@ class OpenApiResponsesTest {
             assertThat(open).as(e.route + " needs no token").isEqualTo(e.scope == Scope.NONE);
         }
         assertThat(documented).isEqualTo(routed);
-        // SPEC §3 lists these; each must be described (GET /v1/cluster is not built yet)
+        // SPEC §3 lists these; each must be described
         assertThat(documented).contains("PUT /v1/streams/{stream}", "GET /v1/streams", "GET /v1/streams/{stream}",
                 "DELETE /v1/streams/{stream}", "POST /v1/streams/{stream}/metrics", "GET /v1/streams/{stream}/metrics",
                 "DELETE /v1/streams/{stream}/metrics/{name}", "POST /v1/streams/{stream}/events",
                 "POST /v1/streams/{stream}/events:batch", "GET /v1/streams/{stream}/metrics/{name}", "GET /health",
-                "GET /health/live", "GET /health/ready", "GET /metrics", "GET /v1/openapi.json");
+                "GET /health/live", "GET /health/ready", "GET /metrics", "GET /v1/openapi.json", "GET /v1/cluster");
     }
 
     @Test
@@ -247,6 +247,33 @@ class OpenApiResponsesTest {
         assertThat(ready.json().path("tasks").asInt()).isEqualTo(4);
         call(Endpoint.PROMETHEUS, "GET", "/metrics", null, INGEST);
 
+        // the cluster view: this node, and its 4 tasks active on it once it has published them (every second)
+        expect(403, call(Endpoint.CLUSTER, "GET", "/v1/cluster", null, INGEST));
+        Response cluster;
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        do {
+            cluster = call(Endpoint.CLUSTER, "GET", "/v1/cluster", null, ADMIN);
+            expect(200, cluster);
+            if (cluster.json().path("tasks").size() < 4) {
+                Thread.sleep(200);
+            }
+        } while (cluster.json().path("tasks").size() < 4 && System.nanoTime() < deadline);
+        JsonNode view = cluster.json();
+        assertThat(view.path("nodes")).hasSize(1);
+        assertThat(view.at("/nodes/0/id").asText()).isEqualTo(NodeConfig.defaults().nodeId());
+        assertThat(view.at("/nodes/0/url").asText()).isEqualTo(node.uri().toString());
+        assertThat(view.at("/nodes/0/reachable").asBoolean()).isTrue();
+        assertThat(view.at("/nodes/0/copies").asInt()).isEqualTo(4);
+        List<String> tasks = new ArrayList<>();
+        for (JsonNode t : view.path("tasks")) {
+            tasks.add(t.path("task").asText());
+            assertThat(t.at("/active/node").asText()).isEqualTo(NodeConfig.defaults().nodeId());
+            assertThat(t.at("/active/checkpointOffset").isIntegralNumber()).as(t.toString()).isTrue();
+            assertThat(t.path("replicas")).isEmpty();
+        }
+        assertThat(tasks).containsExactly("payments/card-0", "payments/card-1", "payments/merchant-0",
+                "payments/merchant-1");
+
         // removals
         expect(204, call(Endpoint.DELETE_METRIC, "DELETE", "/v1/streams/payments/metrics/card_n", null, ADMIN));
         expect(404, call(Endpoint.DELETE_METRIC, "DELETE", "/v1/streams/payments/metrics/card_n", null, ADMIN));
@@ -295,8 +322,43 @@ class OpenApiResponsesTest {
             expect(201, call(fake, Endpoint.ADD_STATEMENT, "POST", "/v1/streams/payments/metrics",
                     "{\"query\": \"SELECT ...\", \"backfill\": true}", null));
             expect(409, call(fake, Endpoint.READ_METRIC, "GET", "/v1/streams/payments/metrics/n?card=c1", null, null));
+            expect(503, call(fake, Endpoint.CLUSTER, "GET", "/v1/cluster", null, null)); // no cluster view
         }
         assertConforms();
+    }
+
+    /**
+     * The shapes a single node does not show yet (replicas, stale copies, a recovery in progress, an
+     * unreachable node, a task without active), as {@link ClusterJson} writes them, match the document.
+     */
+    @Test
+    void everyShapeOfTheClusterViewMatchesTheDocument() throws IOException {
+        var now = 1_700_000_000_000L;
+        var statuses = List.of(
+                new io.railgun.node.cluster.NodeStatus("n1", "http://127.0.0.1:7070", now - 60_000, now - 500, 2, List.of(
+                        io.railgun.node.cluster.CopyStatus.running("p", "card", 0, io.railgun.node.assignment.CopyRole.ACTIVE,
+                                0, 10, 0),
+                        new io.railgun.node.cluster.CopyStatus("p", "card", 1, io.railgun.node.assignment.CopyRole.REPLICA,
+                                -1, -1, -1, 4096, -1))),
+                new io.railgun.node.cluster.NodeStatus("n2", "http://127.0.0.1:7071", now - 60_000, now - 9_000, 1, List.of(
+                        io.railgun.node.cluster.CopyStatus.running("p", "card", 0, io.railgun.node.assignment.CopyRole.STALE,
+                                5, 3, 1200),
+                        new io.railgun.node.cluster.CopyStatus("p", "card", 1, io.railgun.node.assignment.CopyRole.REPLICA,
+                                7, 2, 900, 100, 2000))));
+        var report = io.railgun.node.cluster.ClusterReport.of(statuses, now, 5_000);
+        GrowableBytes out = new GrowableBytes(512);
+        ApiRequest.writeJson(out, g -> ClusterJson.write(g, report));
+        String body = new String(out.array(), 0, out.length(), StandardCharsets.UTF_8);
+        assertThat(contract.check("/v1/cluster", "GET", 200, ApiRequest.JSON_TYPE, body)).as(body).isEmpty();
+        JsonNode json = new ObjectMapper().readTree(body);
+        assertThat(json.at("/nodes/1/reachable").asBoolean()).isFalse();
+        assertThat(json.at("/tasks/1/active").isNull()).isTrue();
+        assertThat(json.at("/tasks/1/replicas/0/recovery/bytesTotal").isNull()).isTrue();
+        assertThat(json.at("/tasks/1/replicas/1/recovery/bytesTotal").asLong()).isEqualTo(2000);
+        assertThat(json.at("/tasks/0/stale/0/checkpointAgeMs").asLong()).isEqualTo(1200);
+        // and a drifted one is reported
+        assertThat(contract.check("/v1/cluster", "GET", 200, ApiRequest.JSON_TYPE,
+                body.replace("\"bytesDone\"", "\"done\""))).isNotEmpty();
     }
 
     /** The validator is not vacuous: a body that drifted from the document is reported. */

@@ -17,6 +17,8 @@ class SmallPartsTest {
         assertThat(RequestPath.parse("/health")).isEqualTo(new RequestPath(RequestPath.Shape.HEALTH, null, null));
         assertThat(RequestPath.parse("/metrics").shape()).isEqualTo(RequestPath.Shape.PROMETHEUS);
         assertThat(RequestPath.parse("/v1/streams").shape()).isEqualTo(RequestPath.Shape.STREAMS);
+        assertThat(RequestPath.parse("/v1/cluster")).isEqualTo(new RequestPath(RequestPath.Shape.CLUSTER, null, null));
+        assertThat(RequestPath.parse("/v1/cluster/")).isEqualTo(new RequestPath(RequestPath.Shape.CLUSTER, null, null));
         assertThat(RequestPath.parse("/v1/streams/")).isEqualTo(new RequestPath(RequestPath.Shape.STREAMS, null, null));
         assertThat(RequestPath.parse("/v1/streams/p")).isEqualTo(new RequestPath(RequestPath.Shape.STREAM, "p", null));
         assertThat(RequestPath.parse("/v1/streams/p/metrics")).isEqualTo(new RequestPath(RequestPath.Shape.METRICS, "p", null));

@@ -89,6 +89,33 @@ class StreamJsonTest {
     }
 
     @Test
+    void inputRetentionIsOptionalForeverOrAtLeastAMinuteAndShownOnceResolved() {
+        String base = "{\"fields\": {\"id\": \"long\", \"card\": \"string\"}, \"eventId\": \"id\","
+                + " \"partitioners\": [\"card\"]";
+        assertThat(parse("s", base + "}").inputRetentionMs()).isEqualTo(StreamDefinition.INPUT_RETENTION_NODE_DEFAULT);
+        assertThat(parse("s", base + ", \"inputRetention\": null}").inputRetentionMs())
+                .isEqualTo(StreamDefinition.INPUT_RETENTION_NODE_DEFAULT);
+        assertThat(parse("s", base + ", \"inputRetention\": \"Forever\"}").inputRetentionMs())
+                .isEqualTo(StreamDefinition.INPUT_RETENTION_FOREVER);
+        assertThat(parse("s", base + ", \"inputRetention\": \"14d\"}").inputRetentionMs()).isEqualTo(14 * 86_400_000L);
+        assertThat(parse("s", base + ", \"inputRetention\": 60000}").inputRetentionMs()).isEqualTo(60_000);
+        for (String bad : List.of("\"59s\"", "\"0s\"", "0", "-1", "\"never\"", "true", "1.5", "\"\"")) {
+            refused(() -> parse("s", base + ", \"inputRetention\": " + bad + "}"), 400, "invalid_input_retention")
+                    .hasMessageContaining("\"inputRetention\"").hasMessageContaining("at least 1m");
+        }
+
+        // the node's default is not shown (PUT echoes the body); a resolved one is, and reads back
+        StreamDefinition unset = parse("s", base + "}");
+        assertThat(Codec.json(g -> StreamJson.write(g, unset))).doesNotContain("inputRetention");
+        StreamDefinition week = unset.withInputRetention(7 * 86_400_000L);
+        String json = Codec.json(g -> StreamJson.write(g, week));
+        assertThat(json).endsWith(",\"retention\":\"0s\",\"inputRetention\":\"7d\"}");
+        assertThat(parse("s", json)).usingRecursiveComparison().isEqualTo(week);
+        StreamDefinition forever = unset.withInputRetention(StreamDefinition.INPUT_RETENTION_FOREVER);
+        assertThat(parse("s", Codec.json(g -> StreamJson.write(g, forever)))).usingRecursiveComparison().isEqualTo(forever);
+    }
+
+    @Test
     void writesAListAndNullTimestamp() throws Exception {
         StreamDefinition a = parse("a", "{\"fields\": {\"id\": \"string\"}, \"eventId\": \"id\", \"partitioners\": [\"id\"]}");
         StreamDefinition b = parse("b", SPEC_EXAMPLE);

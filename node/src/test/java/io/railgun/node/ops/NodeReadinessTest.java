@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** The readiness rules over published figures: catalog, group membership, unserved partitions, replay and lag. */
 class NodeReadinessTest {
     static TaskStats task(int partition, long lag, long replayLeft) {
-        return new TaskStats("pay", "card", partition, 10, lag, replayLeft, 5, 1024, 3, 0, 1_700_000_000_000L);
+        return new TaskStats("pay", "card", partition, 10, lag, replayLeft, 5, 1024, 3, 0, 1_700_000_000_000L, 0, 0);
     }
 
     @Test

@@ -534,7 +534,9 @@ public final class DiskReservoir implements EventReservoir {
         }
         index.setLocation(c.id, p.segmentId, p.offset, p.frameLength);
         segments.chunkWritten(p.segmentId, c.id, p.frameLength);
-        keepForCursorsAhead(c);
+        if (!keepForCursorsAhead(c) && !anyCursorIn(c)) {
+            open.pool.release(c); // written, not cached, no cursor in it: nothing reads it any more
+        }
         persistedTs = c.lastTimestamp();
         persistedSeq = c.lastSeq();
         persistedMaxSeq = Math.max(persistedMaxSeq, c.maxSeq);
@@ -545,7 +547,17 @@ public final class DiskReservoir implements EventReservoir {
      * looked ahead to, or they stand inside it without having entered it yet, coming from the open
      * region) would stall on it: it goes to the cache pinned by them instead.
      */
-    private void keepForCursorsAhead(Chunk c) {
+    private boolean anyCursorIn(Chunk c) {
+        for (int i = 0, n = cursors.size(); i < n; i++) {
+            if (cursors.get(i).chunk() == c) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Caches a written chunk for the cursors about to enter it; whether it did. */
+    private boolean keepForCursorsAhead(Chunk c) {
         long start = index.startPos(c.id);
         long end = start + c.count;
         int pins = 0;
@@ -561,6 +573,7 @@ public final class DiskReservoir implements EventReservoir {
         if (pins > 0) {
             cache.put(c, pins);
         }
+        return pins > 0;
     }
 
     private int pinsOf(long id) {

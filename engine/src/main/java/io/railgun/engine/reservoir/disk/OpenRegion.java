@@ -26,6 +26,8 @@ final class OpenRegion {
     /** Free blocks kept for reuse beyond which released blocks are dropped. */
     private static final int MAX_FREE_BLOCKS = 64;
 
+    /** Arrays of chunks cut here and released by the reservoir once nothing reads them. */
+    final ChunkPool pool = new ChunkPool();
     private long[] timestamps = new long[256];
     private long[] seqs = new long[256];
     private int[] rowOffsets = new int[256];
@@ -193,10 +195,11 @@ final class OpenRegion {
         if (bodyLength > SegmentDescriptor.MAX_BODY_LENGTH) {
             throw new IllegalStateException("chunk body of " + bodyLength + " bytes");
         }
-        byte[] body = new byte[(int) bodyLength];
-        long[] ts = new long[n];
-        long[] sq = new long[n];
-        int[] offsets = new int[n];
+        Chunk.Arrays arrays = pool.take((int) bodyLength, n);
+        byte[] body = arrays.body();
+        long[] ts = arrays.timestamps();
+        long[] sq = arrays.seqs();
+        int[] offsets = arrays.rowOffsets();
         prevTs = timestamp(0);
         prevSeq = seq(0);
         long maxSeq = Long.MIN_VALUE;
@@ -235,7 +238,7 @@ final class OpenRegion {
             start = 0;
             end = 0;
         }
-        return new Chunk(chunkId, schemaId, n, ts, sq, offsets, body, maxSeq);
+        return new Chunk(chunkId, schemaId, n, ts, sq, offsets, body, (int) bodyLength, maxSeq);
     }
 
     /** Drops every event (the open region is lost on close by design). */

@@ -175,7 +175,7 @@ final class SegmentWriter {
         if (compressor == null) {
             compressor = codec.newCompressor(level);
         }
-        int bodyLength = c.body.length;
+        int bodyLength = c.bodyLength;
         int max = CHUNK_HEADER_LENGTH + compressor.maxCompressedLength(bodyLength);
         if (frame.length < max) {
             frame = new byte[Math.max(max, frame.length * 2)];

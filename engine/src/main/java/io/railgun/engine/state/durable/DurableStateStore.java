@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -29,6 +30,7 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -39,7 +41,8 @@ import org.rocksdb.WriteOptions;
  *
  * <p><b>Tiers.</b> A key evicted from the hot tier changed goes to the {@link WriteBuffer} (memory);
  * reading a key that is not hot looks in the write buffer, then in the buffer of the checkpoint
- * being taken, then in that of the checkpoint being written, then in RocksDB (block cache, bloom filters, disk). RocksDB keys are the key
+ * being taken, then in that of the checkpoint being written, then — unless the {@link StoredKeyFilter}
+ * of keys ever stored says it never was (key tables; dedup ids are always looked up) — in RocksDB (block cache, bloom filters, disk). RocksDB keys are the key
  * table's name, a zero byte, then the key's bytes; values are key states as the key table
  * serialises them.
  *
@@ -94,6 +97,8 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private volatile long lastCheckpointBytes;
     private volatile long lastCheckpointNanos;
     private long coldReads;
+    private long filteredReads;
+    private final StoredKeyFilter stored;
 
     private DurableStateStore(Path directory, DurableStateOptions options) throws RocksDBException {
         this.directory = directory;
@@ -130,6 +135,25 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         this.stateFamily = handles.get(1);
         this.lastRecord = db.get(metaFamily, CHECKPOINT_KEY);
         this.budgetLease = memory == null ? null : memory.attach();
+        // the filter covers the key tables' keys, not the dedup ids (see TableState#filtered): the
+        // ids of a long horizon are not read back at open, and their lookups go to RocksDB
+        this.stored = new StoredKeyFilter(2L * options.hotKeys());
+        byte[] dedupPrefix = prefixOf(DEDUP_TABLE);
+        byte[] afterDedup = dedupPrefix.clone();
+        afterDedup[afterDedup.length - 1] = 1;
+        try (RocksIterator it = db.newIterator(stateFamily)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                byte[] k = it.key();
+                if (Arrays.equals(k, 0, Math.min(k.length, dedupPrefix.length), dedupPrefix, 0, dedupPrefix.length)) {
+                    it.seek(afterDedup);
+                    if (!it.isValid()) {
+                        break;
+                    }
+                    k = it.key();
+                }
+                stored.add(k, 0, k.length);
+            }
+        }
         this.writer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "state-checkpoint-" + directory.getFileName());
             t.setDaemon(true);
@@ -326,6 +350,31 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         lastCheckpointNanos = System.nanoTime() - start;
     }
 
+    /**
+     * Whether RocksDB holds a complete checkpoint: one was restored at open or written since.
+     * Task's thread.
+     */
+    public boolean hasCheckpoint() {
+        return lastRecord != null || checkpoints > 0;
+    }
+
+    /**
+     * Makes a RocksDB checkpoint of the store in {@code target} (a new directory): SST files hard-linked
+     * where possible, the rest copied. It holds exactly the last checkpoint written before it, since
+     * a checkpoint is one atomic batch. Any thread, while the store is open; the caller keeps new
+     * checkpoints from being written meanwhile when it must know which one it gets.
+     *
+     * @throws DurableStateException when RocksDB cannot make it
+     */
+    public void checkpointTo(Path target) {
+        try (Checkpoint cp = Checkpoint.create(db)) {
+            cp.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw new DurableStateException("cannot make a RocksDB checkpoint of " + directory + " in " + target + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     /** Checkpoints written since the store was opened (read after {@link #awaitCheckpoint()}). */
     public long checkpoints() {
         return checkpoints;
@@ -352,9 +401,14 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         }
     }
 
-    /** Keys read from RocksDB (not found in the write buffers). */
+    /** Keys read from RocksDB (not found in the write buffers, and maybe stored). */
     public long coldReads() {
         return coldReads;
+    }
+
+    /** Keys not looked up in RocksDB because the filter of stored keys knows they never were. */
+    public long filteredReads() {
+        return filteredReads;
     }
 
     /** Bytes of changes held in memory since the last checkpoint. */
@@ -411,7 +465,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     }
 
     /** Finds a full key's newest value: write buffers, then RocksDB. */
-    private boolean load(int keyLength, StateReader into) {
+    private boolean load(int keyLength, boolean filtered, StateReader into) {
         for (int layer = 0; layer < 3; layer++) {
             WriteBuffer b = layer == 0 ? current : layer == 1 ? snapshot : writing;
             if (b == null) {
@@ -429,6 +483,10 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             if (b.dropped(keyScratch, 0, keyLength)) {
                 return false;
             }
+        }
+        if (filtered && !stored.mightContain(keyScratch, 0, keyLength)) {
+            filteredReads++;
+            return false; // never stored: RocksDB does not have it
         }
         coldReads++;
         try {
@@ -462,9 +520,13 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private final class TableState implements KeyedState, ColdKeys {
         final byte[] prefix;
         final ByteKeyIndex hot = new ByteKeyIndex(1024);
+        // whether the filter of stored keys holds this table's keys: not the dedup ids', which are
+        // too many to read back at open for a long horizon and are looked up in RocksDB directly
+        final boolean filtered;
 
         TableState(String name) {
             this.prefix = prefixOf(name);
+            this.filtered = !name.equals(DEDUP_TABLE);
         }
 
         @Override
@@ -514,18 +576,24 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
         @Override
         public boolean load(byte[] key, int offset, int length, StateReader into) {
-            return DurableStateStore.this.load(fullKey(prefix, key, offset, length), into);
+            return DurableStateStore.this.load(fullKey(prefix, key, offset, length), filtered, into);
         }
 
         @Override
         public void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
             int n = fullKey(prefix, key, offset, length);
+            if (filtered) {
+                stored.add(keyScratch, 0, n);
+            }
             current.put(keyScratch, 0, n, value, valueOffset, valueLength);
         }
 
         @Override
         public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
             int n = fullKey(prefix, key, offset, length);
+            if (filtered) {
+                stored.add(keyScratch, 0, n);
+            }
             snapshot.put(keyScratch, 0, n, value, valueOffset, valueLength);
         }
 

@@ -58,7 +58,11 @@ public final class StateMemory implements AutoCloseable {
         this.budgetBytes = budgetBytes;
         // 4 shards: contention is low (a few tasks' threads, one cold read each at most per event)
         this.cache = new LRUCache(rocksDbBytes(), 4, false);
-        this.writeBuffers = new WriteBufferManager(rocksDbBytes() / 2, cache, true);
+        // no write stall (allow_stall false): a stalled write waits for memtable memory to drop, but
+        // only a write to a store flushes that store's memtables, so idle stores holding the memory
+        // (tasks closing one by one, or simply idle) would keep it stalled for ever; the manager still
+        // has every store that writes flush past the limit, and charges the memtables to the cache
+        this.writeBuffers = new WriteBufferManager(rocksDbBytes() / 2, cache, false);
     }
 
     public long budgetBytes() {

@@ -103,19 +103,20 @@ final class WriteBuffer {
     }
 
     /**
-     * Empties the buffer for reuse; an arena grown beyond {@code keepBytes} is given back (shrunk
+     * Empties the buffer for reuse. Its arrays are kept (a buffer is reused checkpoint after
+     * checkpoint), unless the arena grew beyond {@code keepBytes}: then they are given back (shrunk
      * after a checkpoint, so a burst of changes does not hold its memory until the next one).
      */
     void clear(long keepBytes) {
-        if (count > 0) {
-            keys = new ByteKeyIndex(Math.max(1024, Math.min(count, 1 << 16)));
-        }
         if (arena.length > Math.max(1 << 16, keepBytes)) {
-            arena = new byte[1 << 16];
             int n = Math.max(1024, Math.min(count, 1 << 16));
+            keys = new ByteKeyIndex(n);
+            arena = new byte[1 << 16];
             valueOffsets = new int[n];
             valueLengths = new int[n];
             order = new int[n];
+        } else {
+            keys.clear();
         }
         used = 0;
         count = 0;

@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,39 @@ class DiskReservoirTest {
     /** Rows of one fixed length (numbers up to 9999). */
     private EventRow row(long n) {
         return rows.row(n, 8 - Long.toString(n).length(), false);
+    }
+
+    /**
+     * Closing chunks reuses the arrays of chunks already written (ChunkPool): once the pool is
+     * warm, inserting events and closing them into chunks allocates nothing on the task's thread.
+     */
+    @Test
+    void closingChunksInSteadyStateAllocatesNothing() {
+        com.sun.management.ThreadMXBean bean =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        EventRow row = row(1234);
+        try (DiskReservoir r = DiskReservoir.open(dir, chunksOf(1000))) { // about 30 KiB chunks
+            long before = 0;
+            int events = 400_000;
+            for (int i = 0; i < events; i++) {
+                if (i == events / 2) {
+                    before = bean.getCurrentThreadAllocatedBytes();
+                }
+                r.insert(i, i, row);
+                r.advanceWatermark(i);
+                if (i % 5000 == 0) {
+                    // let the background writer keep up, as it does on a machine not shared with 8 others
+                    // (trim picks up the chunks written); a writer far behind holds more chunks than the pool
+                    while (r.stats().pendingChunks() > 1) {
+                        LockSupport.parkNanos(100_000);
+                        r.trim();
+                    }
+                }
+            }
+            long perEvent = (bean.getCurrentThreadAllocatedBytes() - before) / (events / 2);
+            // (what is left is per chunk: its Chunk, PendingChunk and index entry, a few hundred bytes)
+            assertThat(perEvent).as("bytes allocated per event while closing %d chunks", events / 2000).isLessThan(2);
+        }
     }
 
     @Test

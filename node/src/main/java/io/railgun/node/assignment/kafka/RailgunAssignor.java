@@ -47,8 +47,13 @@ import org.slf4j.LoggerFactory;
  * refuses an assignment that gives a partition to a new member while a member that owns it
  * ({@code Subscription.ownedPartitions}) keeps it. Like {@code CooperativeStickyAssignor}, the
  * assignor leaves such a partition out of this round: its owner revokes it, rejoins, and the
- * follow-up rebalance assigns it (then to the best holder, usually the member planned now). Under
- * the eager protocol members own nothing when they join, so nothing is left out. Owned partitions
+ * follow-up rebalance assigns it to the member planned now. Meanwhile the member planned to take
+ * it gets it as a replica (unless a unit of its own node owns it): a replica it runs stays open and
+ * the follow-up promotes it in place, one it lacks warms up from its sources at once. Under
+ * the eager protocol members own nothing when they join, so nothing is left out. The leader
+ * remembers the moves it left out and its next plan finishes them ({@link TaskPlacement}'s first
+ * rule): a plan computed from scratch would take a revoked task for one whose owner failed. A new
+ * leader in between only loses that hint. Owned partitions
  * count as active copies even if a member's held copies say otherwise (Kafka's view wins).
  *
  * <p>Thread: Kafka calls every method on the consumer's thread (the processor unit's), from inside
@@ -62,6 +67,8 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
     private AssignmentHolder holder;
     private int replication = 1;
     private String memberId = "";
+    /** The moves this leader's last plan left out for the follow-up rebalance: task to member id. */
+    private Map<TaskId, String> leftForFollowUp = Map.of();
 
     @Override
     public void configure(Map<String, ?> configs) {
@@ -132,28 +139,41 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
                 tasks.add(new TaskId(topic, p));
             }
         }
-        Map<String, MemberAssignment> plan = TaskPlacement.place(members, tasks, replication, topicsByMember);
+        Map<String, MemberAssignment> plan =
+                TaskPlacement.place(members, tasks, replication, topicsByMember, leftForFollowUp);
+        Map<TaskId, String> leftOut = new HashMap<>();
 
+        Map<String, String> nodeOf = new HashMap<>();
+        members.forEach(m -> nodeOf.put(m.memberId(), m.nodeId()));
         Map<String, Assignment> out = new LinkedHashMap<>();
         int withheld = 0;
         for (String id : subscriptions.keySet()) {
             MemberAssignment planned = plan.get(id);
             List<TopicPartition> partitions = new ArrayList<>(planned.actives().size());
             List<TaskId> actives = new ArrayList<>(planned.actives().size());
+            List<TaskId> replicas = new ArrayList<>(planned.replicas());
             Map<TaskId, List<PeerCopy>> sources = new HashMap<>(planned.sources());
             for (TaskId t : planned.actives()) {
                 Set<String> owner = owners.getOrDefault(t, Set.of());
                 if (!owner.isEmpty() && !owner.contains(id)) {
                     withheld++; // cooperative: its owner revokes it first, the follow-up rebalance moves it
-                    sources.remove(t);
+                    leftOut.put(t, id);
+                    if (owner.stream().noneMatch(o -> nodeOf.get(id).equals(nodeOf.get(o)))) {
+                        // meanwhile the member runs it as replica: a replica it has stays open (and is
+                        // promoted in place by the follow-up), one it lacks starts warming up now
+                        replicas.add(t);
+                    } else {
+                        sources.remove(t); // another unit of its node has the task's files open
+                    }
                     continue;
                 }
                 actives.add(t);
                 partitions.add(new TopicPartition(t.topic(), t.partition()));
             }
-            MemberAssignment handed = new MemberAssignment(actives, planned.replicas(), sources);
+            MemberAssignment handed = new MemberAssignment(actives, replicas, sources);
             out.put(id, new Assignment(partitions, AssignmentDescriptor.encode(handed)));
         }
+        leftForFollowUp = Map.copyOf(leftOut);
         LOG.info("Task group plan for {} members, {} tasks, replication {}: {} moves left to the follow-up rebalance",
                 members.size(), tasks.size(), replication, withheld);
         return new GroupAssignment(out);

@@ -2,7 +2,7 @@ package io.railgun.node.assignment.kafka;
 
 import io.railgun.node.assignment.CopyRole;
 
-/** The one-byte codes of {@link CopyRole} in assignor records: fixed, not the enum's ordinals. */
+/** The one-byte codes of {@link CopyRole} in assignor records: fixed, not the enum's ordinals. Stateless. */
 final class RoleCodes {
     private RoleCodes() {}
 

@@ -46,6 +46,8 @@ final class CopyIndex {
     final MemberInfo[] members;
     final int[] nodeOf;
     final int nodeCount;
+    /** The members of node n are [firstMember[n], firstMember[n + 1]): members are sorted by node. */
+    private final int[] firstMember;
     private final Map<TaskId, List<Copy>> copies = new HashMap<>();
 
     CopyIndex(List<MemberInfo> given) {
@@ -66,12 +68,38 @@ final class CopyIndex {
             }
         }
         nodeCount = node + 1;
+        firstMember = new int[nodeCount + 1];
+        for (int m = members.length - 1; m >= 0; m--) {
+            firstMember[nodeOf[m]] = m;
+        }
+        firstMember[nodeCount] = members.length;
         Set<String> ids = new HashSet<>();
         for (MemberInfo mi : members) {
             if (!ids.add(mi.memberId())) {
                 throw new IllegalArgumentException("member " + mi.memberId() + " is listed twice");
             }
         }
+    }
+
+    int firstMemberOf(int node) {
+        return firstMember[node];
+    }
+
+    /** The nodes holding any copy of {@code task}, ascending, each once. */
+    int[] nodesWithCopies(TaskId task) {
+        List<Copy> list = copiesOf(task);
+        int[] nodes = new int[list.size()];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = nodeOf[list.get(i).member()];
+        }
+        Arrays.sort(nodes);
+        int distinct = 0;
+        for (int i = 0; i < nodes.length; i++) {
+            if (i == 0 || nodes[i] != nodes[i - 1]) {
+                nodes[distinct++] = nodes[i];
+            }
+        }
+        return Arrays.copyOf(nodes, distinct);
     }
 
     List<Copy> copiesOf(TaskId task) {

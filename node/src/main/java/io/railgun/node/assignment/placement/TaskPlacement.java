@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,6 +34,12 @@ import java.util.TreeSet;
  * place to one that has to move:
  *
  * <ol>
+ *   <li>moves the previous plan started (cooperative rebalancing hands a task over in two
+ *       rebalances: its owner revokes it, then the follow-up gives it to the planned member): to
+ *       that member, if it is still in the group and subscribes (the previous plan already
+ *       weighed its budget).
+ *       Without this a task revoked for balance would come back as if its owner had failed, and
+ *       the failover rule below would send it back to a busy replica holder, forever;
  *   <li>actives, within the fair share: keep on the previous active owner; else a member running
  *       it as replica; else a member whose node runs it on another unit;
  *   <li>actives whose owner left the group (failover), within the advertised budget even above the
@@ -41,7 +48,8 @@ import java.util.TreeSet;
  *       the surplus back within the fair share;
  *   <li>actives within the fair share: a node with a stale copy (most recent checkpoint first),
  *       else the least loaded member;
- *   <li>actives within the advertised budget, the same tiers; then over budget, least loaded first;
+ *   <li>actives within the advertised budget, the same tiers; then over budget: on the owner,
+ *       else the least loaded;
  *   <li>replicas, R - 1 per task on distinct nodes (fewer when there are fewer nodes), within the
  *       fair share of all copies, then within the advertised budget: keep on the previous replica
  *       holder, else the previous active, else a node running it, else a stale copy, else the least
@@ -49,7 +57,9 @@ import java.util.TreeSet;
  * </ol>
  *
  * Within a tier, candidates rank by most recent checkpoint (stale tier only), then by load (copies
- * given so far in this plan), then by (node id, unit, member id).
+ * given so far in this plan), for a replica then by how few tasks active on the same node as this
+ * one the candidate's node backs up already (a node's failure then spreads its promotions), then by
+ * (node id, unit, member id).
  *
  * <p><b>Sources.</b> For each task assigned to a member whose node runs no copy of it, the nodes
  * that hold one, one entry per node and best first: most recent checkpoint, then active before
@@ -63,7 +73,8 @@ public final class TaskPlacement {
     private final CopyIndex index;
     private final TaskId[] tasks;
     private final int replication;
-    private final Map<String, Set<String>> topicsByMember;
+    /** The topics each member subscribes to (null: all), by member index. */
+    private final Set<String>[] topicsOf;
     private final int[] activeLoad;
     private final int[] totalLoad;
     private final int[] activeOf;
@@ -71,15 +82,30 @@ public final class TaskPlacement {
     private final FairShare activeShare;
     private final FairShare totalShare;
 
+    private final Map<TaskId, String> moving;
+    /** backups[a][r]: replicas placed on node r of tasks whose active is on node a. */
+    private final int[][] backups;
+    /** The best member found so far by {@link #best}, its tier and stale checkpoint offset. */
+    private int candidate;
+    private int candidateTier;
+    private long candidateOffset;
+
     private TaskPlacement(List<MemberInfo> members, Collection<TaskId> taskSet, int replication,
-            Map<String, Set<String>> topicsByMember) {
+            Map<String, Set<String>> topicsByMember, Map<TaskId, String> moving) {
         if (replication < 1) {
             throw new IllegalArgumentException("replication must be at least 1, was " + replication);
         }
         this.index = new CopyIndex(members);
         this.tasks = new TreeSet<>(taskSet).toArray(TaskId[]::new);
         this.replication = replication;
-        this.topicsByMember = topicsByMember;
+        @SuppressWarnings("unchecked")
+        Set<String>[] topics = new Set[index.members.length];
+        for (int m = 0; m < topics.length; m++) {
+            topics[m] = topicsByMember.get(index.members[m].memberId());
+        }
+        this.topicsOf = topics;
+        this.moving = moving;
+        this.backups = new int[index.nodeCount][index.nodeCount];
         int n = index.members.length;
         activeLoad = new int[n];
         totalLoad = new int[n];
@@ -111,7 +137,18 @@ public final class TaskPlacement {
      */
     public static Map<String, MemberAssignment> place(List<MemberInfo> members, Collection<TaskId> tasks,
             int replication, Map<String, Set<String>> topicsByMember) {
-        TaskPlacement p = new TaskPlacement(members, tasks, replication, topicsByMember);
+        return place(members, tasks, replication, topicsByMember, Map.of());
+    }
+
+    /**
+     * The plan, finishing the moves a previous plan started.
+     *
+     * @param moving for each task the previous plan moved but left out for a cooperative handover,
+     *               the member id it was planned for (ignored for a task some member runs as active)
+     */
+    public static Map<String, MemberAssignment> place(List<MemberInfo> members, Collection<TaskId> tasks,
+            int replication, Map<String, Set<String>> topicsByMember, Map<TaskId, String> moving) {
+        TaskPlacement p = new TaskPlacement(members, tasks, replication, topicsByMember, moving);
         p.placeActives();
         p.placeReplicas();
         return p.plan();
@@ -120,6 +157,7 @@ public final class TaskPlacement {
     private enum Room { FAIR, BUDGET, ANY }
 
     private void placeActives() {
+        finishMoves();
         for (int tier = CopyIndex.TIER_KEEP; tier <= CopyIndex.TIER_NODE_LIVE; tier++) {
             activePass(tier, Room.FAIR, false);
         }
@@ -130,7 +168,27 @@ public final class TaskPlacement {
         for (int tier = 0; tier < CopyIndex.TIERS; tier++) {
             activePass(tier, Room.BUDGET, false);
         }
+        // over budget: an owner keeps its task (moving it would balance nothing, everyone is full)
+        activePass(CopyIndex.TIER_KEEP, Room.ANY, false);
         activePass(-1, Room.ANY, false);
+    }
+
+    private void finishMoves() {
+        if (moving.isEmpty()) {
+            return;
+        }
+        Map<String, Integer> byId = new HashMap<>();
+        for (int m = 0; m < index.members.length; m++) {
+            byId.put(index.members[m].memberId(), m);
+        }
+        for (int t = 0; t < tasks.length; t++) {
+            Integer m = byId.get(moving.get(tasks[t]));
+            if (m != null && !index.hasActiveOwner(tasks[t]) && subscribes(m, tasks[t])) {
+                activeOf[t] = m;
+                activeShare.took(m, ++activeLoad[m]);
+                totalShare.took(m, ++totalLoad[m]);
+            }
+        }
     }
 
     private void activePass(int tier, Room room, boolean orphansOnly) {
@@ -162,6 +220,7 @@ public final class TaskPlacement {
                             break;
                         }
                         replicas.add(m);
+                        backups[index.nodeOf[activeOf[t]]][index.nodeOf[m]]++;
                         totalShare.took(m, ++totalLoad[m]);
                     }
                 }
@@ -171,26 +230,52 @@ public final class TaskPlacement {
 
     /** The best member for task {@code t} in {@code tier} (-1: any tier) with room, or -1. */
     private int best(int t, int tier, Room room, boolean active) {
-        TaskId task = tasks[t];
-        int best = -1;
-        int bestTier = 0;
-        long bestOffset = 0;
-        for (int m = 0; m < index.members.length; m++) {
-            if (!subscribes(m, task) || nodeHasCopy(t, index.nodeOf[m]) || !hasRoom(m, room, active)) {
-                continue;
+        candidate = -1;
+        if (tier >= 0 && tier < CopyIndex.TIER_NONE) {
+            // only units of nodes holding a copy can be in these tiers; nodes ascending, units contiguous
+            for (int node : index.nodesWithCopies(tasks[t])) {
+                for (int m = index.firstMemberOf(node); m < index.firstMemberOf(node + 1); m++) {
+                    consider(t, m, tier, room, active);
+                }
             }
-            int mTier = index.tier(task, m, active);
-            if (tier >= 0 && mTier != tier) {
-                continue;
-            }
-            long offset = mTier == CopyIndex.TIER_STALE ? index.staleOffset(task, index.nodeOf[m]) : 0;
-            if (best < 0 || better(m, mTier, offset, best, bestTier, bestOffset, room == Room.ANY)) {
-                best = m;
-                bestTier = mTier;
-                bestOffset = offset;
+        } else {
+            for (int m = 0; m < index.members.length; m++) {
+                consider(t, m, tier, room, active);
             }
         }
-        return best;
+        return candidate;
+    }
+
+    /** Makes member {@code m} the {@link #candidate} if it qualifies and beats the current one. */
+    private void consider(int t, int m, int tier, Room room, boolean active) {
+        TaskId task = tasks[t];
+        if (!subscribes(m, task) || nodeHasCopy(t, index.nodeOf[m]) || !hasRoom(m, room, active)) {
+            return;
+        }
+        int mTier = index.tier(task, m, active);
+        if (tier >= 0 && mTier != tier) {
+            return;
+        }
+        long offset = mTier == CopyIndex.TIER_STALE ? index.staleOffset(task, index.nodeOf[m]) : 0;
+        if (candidate < 0 || better(m, mTier, offset, candidate, candidateTier, candidateOffset, room == Room.ANY)
+                || (!active && tiedButFewerBackups(t, m, mTier, offset, candidate, candidateTier, candidateOffset))) {
+            candidate = m;
+            candidateTier = mTier;
+            candidateOffset = offset;
+        }
+    }
+
+    /**
+     * Between replica candidates equal on tier, checkpoint and load: the node that backs up fewer of
+     * the tasks whose active is on this task's active node, so a node's failure spreads its
+     * promotions over the others instead of piling them on one.
+     */
+    private boolean tiedButFewerBackups(int t, int m, int tier, long offset, int b, int bTier, long bOffset) {
+        if (tier != bTier || offset != bOffset || totalLoad[m] != totalLoad[b]) {
+            return false;
+        }
+        int[] row = backups[index.nodeOf[activeOf[t]]];
+        return row[index.nodeOf[m]] < row[index.nodeOf[b]];
     }
 
     /** Within a tier: most recent checkpoint, then load; over budget: load, then tier. Then index order. */
@@ -216,7 +301,7 @@ public final class TaskPlacement {
     }
 
     private boolean subscribes(int m, TaskId task) {
-        Set<String> topics = topicsByMember.get(index.members[m].memberId());
+        Set<String> topics = topicsOf[m];
         return topics == null || topics.contains(task.topic());
     }
 

@@ -1,5 +1,6 @@
 package io.railgun.node.cli.client;
 
+import io.railgun.node.cli.client.cluster.ClusterCommand;
 import io.railgun.node.cli.client.metrics.MetricsAddCommand;
 import io.railgun.node.cli.client.metrics.MetricsListCommand;
 import io.railgun.node.cli.client.metrics.MetricsRemoveCommand;
@@ -18,12 +19,13 @@ import java.util.Set;
 
 /**
  * The client commands of {@code ./railgun}, over the node's HTTP API: {@code streams}
- * (list, show, create, delete), {@code metrics} (add, list, remove), {@code send} and {@code read}.
+ * (list, show, create, delete), {@code metrics} (add, list, remove), {@code send}, {@code read} and
+ * {@code cluster}.
  * Each finds the node with the {@link NodeOptions} and exits with an {@link ExitCode}.
  */
 public final class ClientCommands {
     /** The names of the top-level client commands. */
-    public static final Set<String> NAMES = Set.of("streams", "metrics", "send", "read");
+    public static final Set<String> NAMES = Set.of("streams", "metrics", "send", "read", "cluster");
 
     private ClientCommands() {
     }
@@ -48,6 +50,7 @@ public final class ClientCommands {
 
         add(root, new SendCommand(context));
         add(root, new ReadCommand(context));
+        add(root, new ClusterCommand(context));
     }
 
     private static void add(CommandLine parent, ClientCommand command) {

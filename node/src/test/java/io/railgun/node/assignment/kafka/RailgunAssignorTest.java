@@ -175,7 +175,10 @@ class RailgunAssignorTest {
         assertThat(r1.groupAssignment().get("mb").partitions()).isEmpty();
         rb.onAssignment(r1.groupAssignment().get("mb"), new ConsumerGroupMetadata("g", 2, "mb", Optional.empty()));
         assertThat(b.plans.getLast().actives()).isEmpty();
-        assertThat(b.plans.getLast().sources()).isEmpty();
+        // meanwhile b runs the two as replicas, copied from a at once (promoted in place by the follow-up)
+        List<TaskId> withheld = all.stream().filter(tp -> !keptByA.contains(tp)).map(tp -> task(tp.partition())).toList();
+        assertThat(b.plans.getLast().replicas()).containsExactlyInAnyOrderElementsOf(withheld);
+        assertThat(b.plans.getLast().sources().keySet()).containsExactlyInAnyOrderElementsOf(withheld);
 
         // a revoked two partitions (its files stay, stale) and rejoins: the follow-up assigns them to b
         List<HeldCopy> afterRevoke = new ArrayList<>();

@@ -187,6 +187,7 @@ final class GroupSimulation {
         final long[] actives = new long[Had.values().length];
         final long[] replicas = new long[Had.values().length];
         long activeSpread;
+        long activeSpreadSum;
 
         void add(Tally o) {
             rebalances += o.rebalances;
@@ -195,6 +196,7 @@ final class GroupSimulation {
                 replicas[i] += o.replicas[i];
             }
             activeSpread = Math.max(activeSpread, o.activeSpread);
+            activeSpreadSum += o.activeSpreadSum;
         }
 
         /** Copies that needed a full transfer or a replay: their node held nothing of the task. */
@@ -222,6 +224,7 @@ final class GroupSimulation {
             max = Math.max(max, n);
         }
         tally.activeSpread = Math.max(tally.activeSpread, max - min);
+        tally.activeSpreadSum += max - min;
         plan.forEach((member, a) -> {
             Map<TaskId, Had> had = before.get(nodeOf.get(member));
             for (TaskId t : a.actives()) {

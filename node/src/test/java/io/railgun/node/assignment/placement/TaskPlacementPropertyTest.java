@@ -35,10 +35,38 @@ class TaskPlacementPropertyTest {
     /** Set by {@link #check} for the rebalance it checked: some task had no active owner before it. */
     private boolean anyOrphanBefore;
 
+    @Property(tries = 150)
+    void cooperativeRebalancesThroughTheAssignorConvergeAndPassKafkasCheck(
+            @ForAll @IntRange(min = 1, max = 5) int initialNodes,
+            @ForAll @IntRange(min = 0, max = 30) int partitions,
+            @ForAll @IntRange(min = 1, max = 3) int replication,
+            @ForAll boolean unlimited,
+            @ForAll @Size(min = 1, max = 6) List<@IntRange(min = 1, max = 2) Integer> units,
+            @ForAll @Size(min = 1, max = 6) List<@IntRange(min = 0, max = 12) Integer> budgets,
+            @ForAll @Size(min = 1, max = 12) List<@IntRange(min = 0, max = 399) Integer> events) {
+        GroupSimulation sim = new GroupSimulation(tasks(partitions), replication);
+        for (int i = 0; i < initialNodes; i++) {
+            join(sim, i, units, budgets, unlimited);
+        }
+        // ThroughKafka fails if a rebalance breaks ConsumerCoordinator's rule or needs over 5 rounds
+        StickinessComparisonTest.ThroughKafka assignor = new StickinessComparisonTest.ThroughKafka(true);
+        GroupSimulation.Tally tally = new GroupSimulation.Tally();
+        sim.rebalance(assignor, tally);
+        for (int e : events) {
+            event(sim, e, units, budgets, unlimited);
+            Map<String, MemberAssignment> plan = sim.rebalance(assignor, tally);
+            assertThat(plan.values().stream().mapToInt(a -> a.actives().size()).sum()).isEqualTo(partitions);
+        }
+    }
+
     static List<TaskId> tasks(int partitions) {
         List<TaskId> out = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
-            out.add(new TaskId(p % 3 == 2 ? "railgun.s.login.1.user" : "railgun.s.pay.1.card", p));
+        int login = partitions / 3;
+        for (int p = 0; p < partitions - login; p++) {
+            out.add(new TaskId("railgun.s.pay.1.card", p));
+        }
+        for (int p = 0; p < login; p++) {
+            out.add(new TaskId("railgun.s.login.1.user", p));
         }
         return out;
     }

@@ -102,6 +102,21 @@ class TaskPlacementTest {
     }
 
     @Test
+    void sourcesRankByCheckpointThenActiveBeforeReplicaBeforeStaleThenNode() {
+        List<MemberInfo> members = List.of(
+                member("a", 0, NO_LIMIT, held(0, STALE, 50)),
+                member("b", 0, NO_LIMIT, held(0, REPLICA, 50)),
+                member("c", 0, NO_LIMIT, held(0, ACTIVE, 50)),
+                member("d", 0, NO_LIMIT, held(0, STALE, 70)),
+                member("e", 0, 0, held(0, STALE, 50)),
+                member("f", 0, NO_LIMIT, held(1, ACTIVE, 1), held(2, ACTIVE, 1)));
+        // f has no copy of task 0: where it would copy it from, one entry per node
+        CopyIndex index = new CopyIndex(members);
+        int f = 5;
+        assertThat(index.sources(task(0), f)).extracting(PeerCopy::nodeId).containsExactly("d", "c", "b", "a", "e");
+    }
+
+    @Test
     void neverTwoCopiesOfATaskOnOneNodeAndFewerReplicasWhenNodesAreFewerThanR() {
         List<MemberInfo> members = List.of(
                 member("a", 0, NO_LIMIT), member("a", 1, NO_LIMIT), member("b", 0, NO_LIMIT), member("b", 1, NO_LIMIT));
@@ -161,6 +176,24 @@ class TaskPlacementTest {
                 Map.of("a-0", Set.of(task(0).topic())));
         assertThat(plan.get("b-0").actives()).contains(other);
         assertThat(plan.get("a-0").replicas()).doesNotContain(other);
+    }
+
+    @Test
+    void aMoveThePreviousPlanStartedIsFinishedOnItsPlannedMember() {
+        // a-0 revoked task 0 for c-0 (a cooperative handover); b-0 runs a replica of it
+        List<MemberInfo> members = List.of(
+                member("a", 0, NO_LIMIT, held(0, STALE, 8), held(1, ACTIVE, 8), held(2, ACTIVE, 8)),
+                member("b", 0, NO_LIMIT, held(0, REPLICA, 8), held(3, ACTIVE, 8)),
+                member("c", 0, NO_LIMIT));
+        Map<String, MemberAssignment> fromScratch = TaskPlacement.place(members, tasks(4), 2);
+        assertThat(fromScratch.get("b-0").actives()).contains(task(0));
+        Map<String, MemberAssignment> finished = TaskPlacement.place(members, tasks(4), 2, Map.of(), Map.of(task(0), "c-0"));
+        assertThat(finished.get("c-0").actives()).containsExactly(task(0));
+        assertThat(finished.get("b-0").actives()).containsExactly(task(3));
+        // ignored when the planned member is gone, or the task has an active owner again
+        assertThat(TaskPlacement.place(members, tasks(4), 2, Map.of(), Map.of(task(0), "gone"))).isEqualTo(fromScratch);
+        assertThat(TaskPlacement.place(members, tasks(4), 2, Map.of(), Map.of(task(1), "c-0")).get("a-0").actives())
+                .contains(task(1));
     }
 
     @Test

@@ -31,7 +31,7 @@ import java.util.Map;
  */
 final class StreamFile {
     static final List<String> KEYS = List.of("name", "fields", "eventId", "timestamp", "partitioners", "partitions",
-            "lateness", "lateEvents", "retention");
+            "lateness", "lateEvents", "retention", "inputRetention");
 
     private StreamFile() {
     }
@@ -117,7 +117,8 @@ final class StreamFile {
         try {
             return new StreamSpec(fields, eventId, text(root, "timestamp", what), partitioners,
                     partitions == null || partitions.isNull() ? 0 : partitions.asInt(), duration(root, "lateness", what),
-                    lateEvents == null ? null : LateEvents.fromJson(lateEvents), duration(root, "retention", what));
+                    lateEvents == null ? null : LateEvents.fromJson(lateEvents), duration(root, "retention", what),
+                    duration(root, "inputRetention", what));
         } catch (IllegalArgumentException e) {
             throw CommandFailure.usage(what + ": " + e.getMessage());
         }

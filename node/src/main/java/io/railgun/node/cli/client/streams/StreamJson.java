@@ -22,6 +22,9 @@ final class StreamJson {
         root.put("lateness", spec.lateness());
         root.put("lateEvents", spec.lateEvents() == null ? null : spec.lateEvents().jsonName());
         root.put("retention", spec.retention());
+        if (spec.inputRetention() != null) {
+            root.put("inputRetention", spec.inputRetention());
+        }
         return root;
     }
 }

@@ -49,6 +49,9 @@ public final class StreamsShowCommand extends ClientCommand {
                 + (spec.partitions() == 1 ? " partition" : " partitions") + " each)");
         out.println("  lateness:     " + lateness(spec));
         out.println("  retention:    " + spec.retention());
+        if (spec.inputRetention() != null) {
+            out.println("  input kept:   " + spec.inputRetention() + " (retention of its Kafka input topics)");
+        }
         if (metrics.isEmpty()) {
             out.println("  metrics:      none (add one with: railgun metrics add " + stream + " \"SELECT ...\")");
         } else {

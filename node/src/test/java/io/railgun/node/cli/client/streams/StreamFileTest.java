@@ -56,6 +56,18 @@ class StreamFileTest {
     }
 
     @Test
+    void takesTheInputRetentionAndShowJsonPrintsItForTheNextCreate() {
+        String json = "{\"name\":\"payments\",\"fields\":{\"id\":\"string\",\"card\":\"string\"},\"eventId\":\"id\","
+                + "\"partitioners\":[\"card\"],\"inputRetention\":\"forever\"}";
+        StreamSpec spec = StreamFile.read(null, new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)),
+                "payments");
+        assertThat(spec.inputRetention()).isEqualTo("forever");
+        assertThat(StreamJson.of("payments", spec).get("inputRetention").asText()).isEqualTo("forever");
+        StreamSpec withoutIt = spec.toBuilder().inputRetention(null).build();
+        assertThat(StreamJson.of("payments", withoutIt).has("inputRetention")).as("the node's default").isFalse();
+    }
+
+    @Test
     void refusesAnUnknownKeyWithTheClosestOne() throws Exception {
         Path file = Files.writeString(dir.resolve("s.json"), "{\"fields\": {\"id\": \"string\"}, \"eventId\": \"id\","
                 + " \"partitoners\": [\"id\"]}");

@@ -1,0 +1,273 @@
+package io.railgun.engine.dedup;
+
+import io.railgun.engine.state.ByteKeyIndex;
+import java.util.Arrays;
+
+/**
+ * The event ids a task remembers (docs/semantics.md § Processing one event): the id of every
+ * counted event whose counted timestamp is at or after the dedup boundary {@code T - H}. Ids are
+ * kept in <b>arrival order</b>, because they expire in about that order: forgetting them walks a
+ * log sequentially instead of probing a hash table once per expired id.
+ *
+ * <p><b>Layout.</b> A log of entries numbered by arrival (a ring: the counted timestamp, the offset
+ * and length of the id's bytes in a ring of bytes); entries {@code [head, tail)} are held. A
+ * linear-probing hash table of longs points into it: {@code (fingerprint << 32) | entry low 32
+ * bits}, 0 empty. An id is <i>live</i> while its entry is held and its timestamp is at or after the
+ * boundary; {@link #expireBefore} moves the boundary and drops entries from the head while they are
+ * not live (an entry behind a live one, counted late with an older time, is dead at once and
+ * dropped when the head reaches it). Table slots are never emptied one by one: a slot whose entry
+ * is no longer held is reused by the next insert that probes it, and the table is rebuilt from the
+ * held entries when occupied slots pass 1/2 (short probe runs: a miss, the common case, ends at the
+ * first empty slot; or every 2^30 inserts, so entry numbers taken from 32
+ * bits are never ambiguous). So the common case is one probe of the table (one cache line), an
+ * append to the log and, later, a sequential step of the head; the id's bytes are read back only
+ * when a fingerprint matches.
+ *
+ * <p>Invariants: no two live entries have the same id ({@link #add} is called only for an id that
+ * {@link #contains} refused); {@code tail - head < 2^30}; every table slot that points to a held
+ * entry is reachable from its id's hash without crossing an empty slot.
+ *
+ * <p>Allocation: none per event in steady state; the arrays double when the held entries outgrow
+ * them (and are reused, same size, when the table is rebuilt).
+ *
+ * <p>Single-threaded: owned by the task's thread.
+ */
+public final class DedupIndex {
+    private static final long LOW32 = 0xFFFF_FFFFL;
+    private static final long REBUILD_EVERY = 1L << 30;
+
+    private long[] logTs;
+    private long[] logOffset; // absolute offset of the id's bytes in the byte ring
+    private int[] logLength;
+    private int logMask;
+    private long head;
+    private long tail;
+
+    private byte[] bytes;
+    private int bytesMask;
+    private long bytesHead; // absolute offset of the head entry's bytes (bytesTail when empty)
+    private long bytesTail;
+
+    private long[] table;
+    private int tableMask;
+    private int occupied;
+    private long rebuiltAt;
+
+    private long boundary = Long.MIN_VALUE;
+
+    public DedupIndex() {
+        this(1024);
+    }
+
+    /** An index sized for about {@code expected} ids before it grows. */
+    public DedupIndex(int expected) {
+        int n = Integer.highestOneBit(Math.max(16, expected - 1) * 2);
+        logTs = new long[n];
+        logOffset = new long[n];
+        logLength = new int[n];
+        logMask = n - 1;
+        bytes = new byte[n * 16];
+        bytesMask = bytes.length - 1;
+        table = new long[n * 2];
+        tableMask = table.length - 1;
+    }
+
+    /** Whether {@code id} is live: counted at or after the boundary, and not yet forgotten. */
+    public boolean contains(byte[] id, int offset, int length) {
+        int h = ByteKeyIndex.hash(id, offset, length);
+        long fp = fingerprint(h);
+        for (int i = h & tableMask; ; i = (i + 1) & tableMask) {
+            long v = table[i];
+            if (v == 0) {
+                return false;
+            }
+            if ((v >>> 32) == fp) {
+                long e = entry(v);
+                if (e >= head && isLive(e) && sameId(e, id, offset, length)) {
+                    return true;
+                }
+            }
+        }
+    }
+
+    /**
+     * Remembers {@code id}, counted at {@code timestamp} (at or after the boundary). The caller has
+     * checked that it is not live ({@link #contains}).
+     */
+    public void add(byte[] id, int offset, int length, long timestamp) {
+        if (tail - head == logTs.length) {
+            growLog();
+        }
+        long start = reserveBytes(length);
+        System.arraycopy(id, offset, bytes, (int) (start & bytesMask), length);
+        int at = (int) (tail & logMask);
+        logTs[at] = timestamp;
+        logOffset[at] = start;
+        logLength[at] = length;
+        long e = tail++;
+        if (head == e) {
+            bytesHead = start;
+        }
+        place(ByteKeyIndex.hash(id, offset, length), e);
+        if (occupied * 2L > table.length || tail - rebuiltAt >= REBUILD_EVERY) {
+            rebuild();
+        }
+    }
+
+    /**
+     * Forgets the ids counted before {@code boundary} (the task passes {@code T - H}). The boundary
+     * may also move back (the horizon grew): ids still held become live again.
+     */
+    public void expireBefore(long boundary) {
+        this.boundary = boundary;
+        while (head < tail && logTs[(int) (head & logMask)] < boundary) {
+            head++;
+        }
+        bytesHead = head < tail ? logOffset[(int) (head & logMask)] : bytesTail;
+    }
+
+    /** The boundary in force: ids counted before it are forgotten. */
+    public long boundary() {
+        return boundary;
+    }
+
+    /** Entries held: the live ids plus the dead ones not yet dropped from the log (late arrivals). */
+    public long held() {
+        return tail - head;
+    }
+
+    /** Heap bytes of the index's arrays. */
+    public long memoryBytes() {
+        return logTs.length * 20L + bytes.length + table.length * 8L;
+    }
+
+    /** Forgets every id. */
+    public void clear() {
+        head = tail;
+        bytesHead = bytesTail;
+        Arrays.fill(table, 0);
+        occupied = 0;
+        rebuiltAt = tail;
+    }
+
+    private boolean isLive(long e) {
+        return logTs[(int) (e & logMask)] >= boundary;
+    }
+
+    private boolean sameId(long e, byte[] id, int offset, int length) {
+        int at = (int) (e & logMask);
+        if (logLength[at] != length) {
+            return false;
+        }
+        int from = (int) (logOffset[at] & bytesMask);
+        return Arrays.equals(bytes, from, from + length, id, offset, offset + length);
+    }
+
+    /** The entry number whose low 32 bits {@code v} holds (the newest such below {@code tail}). */
+    private long entry(long v) {
+        return tail - (((int) tail - (int) v) & LOW32);
+    }
+
+    private static long fingerprint(int h) {
+        return (h | 1) & LOW32; // never 0, so a used slot is never 0
+    }
+
+    /** Puts entry {@code e} in the first slot of its probe that is empty or no longer held. */
+    private void place(int h, long e) {
+        long v = (fingerprint(h) << 32) | (e & LOW32);
+        for (int i = h & tableMask; ; i = (i + 1) & tableMask) {
+            long old = table[i];
+            if (old == 0) {
+                occupied++;
+                table[i] = v;
+                return;
+            }
+            if (entry(old) < head) {
+                table[i] = v;
+                return;
+            }
+        }
+    }
+
+    /** Rebuilds the table from the live entries, doubling it when they fill more than a quarter. */
+    private void rebuild() {
+        long live = 0;
+        for (long e = head; e < tail; e++) {
+            if (isLive(e)) {
+                live++;
+            }
+        }
+        int size = table.length;
+        while (live * 4 > size) {
+            size *= 2;
+        }
+        if (size != table.length) {
+            table = new long[size];
+            tableMask = size - 1;
+        } else {
+            Arrays.fill(table, 0);
+        }
+        occupied = 0;
+        rebuiltAt = tail;
+        for (long e = head; e < tail; e++) {
+            if (isLive(e)) {
+                int at = (int) (e & logMask);
+                int from = (int) (logOffset[at] & bytesMask);
+                place(ByteKeyIndex.hash(bytes, from, logLength[at]), e);
+            }
+        }
+    }
+
+    private void growLog() {
+        int n = logTs.length * 2;
+        long[] ts = new long[n];
+        long[] off = new long[n];
+        int[] len = new int[n];
+        for (long e = head; e < tail; e++) {
+            int from = (int) (e & logMask);
+            int to = (int) (e & (n - 1));
+            ts[to] = logTs[from];
+            off[to] = logOffset[from];
+            len[to] = logLength[from];
+        }
+        logTs = ts;
+        logOffset = off;
+        logLength = len;
+        logMask = n - 1;
+    }
+
+    /**
+     * Room for {@code length} contiguous bytes at the tail of the byte ring (skipping to the ring's
+     * start when they would wrap); returns their absolute offset.
+     */
+    private long reserveBytes(int length) {
+        while (true) {
+            long start = bytesTail;
+            int into = (int) (start & bytesMask);
+            if (into + length > bytes.length) {
+                start += bytes.length - into; // pad to the ring's start
+            }
+            if (start + length - bytesHead <= bytes.length) {
+                bytesTail = start + length;
+                return start;
+            }
+            growBytes(length);
+        }
+    }
+
+    private void growBytes(int length) {
+        int n = bytes.length * 2;
+        while (n < 2 * length) {
+            n *= 2;
+        }
+        byte[] grown = new byte[n];
+        // absolute offsets stay; an id contiguous in the old ring is contiguous in one twice as large
+        for (long e = head; e < tail; e++) {
+            int at = (int) (e & logMask);
+            long o = logOffset[at];
+            System.arraycopy(bytes, (int) (o & bytesMask), grown, (int) (o & (n - 1)), logLength[at]);
+        }
+        bytes = grown;
+        bytesMask = n - 1;
+    }
+}
