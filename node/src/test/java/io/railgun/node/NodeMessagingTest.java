@@ -146,6 +146,10 @@ class NodeMessagingTest {
         try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, String>(pp);
                 var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(cp)) {
             consumer.subscribe(List.of(io.railgun.node.http.KafkaIngestion.replyTopic("payments")));
+            // an event time outside the accepted range: skipped, never counted, its id not remembered (k1 follows)
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                    io.railgun.node.http.KafkaIngestion.inputTopic("payments"), "X",
+                    "{\"id\": \"k1\", \"ts\": " + Long.MIN_VALUE + ", \"card\": \"X\", \"merchant\": \"M1\", \"amount\": 5}"));
             var record = new org.apache.kafka.clients.producer.ProducerRecord<String, String>(
                     io.railgun.node.http.KafkaIngestion.inputTopic("payments"), "X",
                     "{\"id\": \"k1\", \"ts\": " + (t0 + 10_500) + ", \"card\": \"X\", \"merchant\": \"M1\", \"amount\": 5}");
@@ -156,16 +160,32 @@ class NodeMessagingTest {
             producer.flush();
             List<org.apache.kafka.clients.consumer.ConsumerRecord<String, String>> got = new java.util.ArrayList<>();
             long deadline = System.currentTimeMillis() + 30_000;
-            while (got.size() < 2 && System.currentTimeMillis() < deadline) {
+            while (got.size() < 3 && System.currentTimeMillis() < deadline) {
                 consumer.poll(java.time.Duration.ofMillis(200)).forEach(got::add);
             }
-            assertThat(got).hasSize(2);
+            assertThat(got).hasSize(3);
+            // one partition per key keeps X's order: the refusal, then k1; Y's reply may come before or after
+            List<org.apache.kafka.clients.consumer.ConsumerRecord<String, String>> x = got.stream()
+                    .filter(r -> r.key().equals("X")).toList();
+            assertThat(x).hasSize(2);
+            assertThat(x.get(0).value()).contains("\"timestamp_out_of_range\"").contains("9999-12-31T23:59:59.999Z");
+            got.remove(x.get(0));
+            got.sort(java.util.Comparator.comparing(r -> r.key()));
             assertThat(got.get(0).key()).isEqualTo("X");
             // merchant M1 in the last hour: a, b, the 67 of e0..e199 with i % 3 == 1, and k1
             assertThat(got.get(0).value()).isEqualTo("{\"eventId\":\"k1\",\"metrics\":{\"n\":2,\"total\":6.0,\"m\":70}}");
             assertThat(new String(got.get(0).headers().lastHeader("correlation-id").value(),
                     java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("42");
             assertThat(got.get(1).value()).contains("\"error\"").contains("card");
+            // the skip is counted in the node's metrics
+            var metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    node.uri().resolve("/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(metrics).contains("railgun_ingest_skipped_total{reason=\"timestamp_out_of_range\"} 1.0");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 }
