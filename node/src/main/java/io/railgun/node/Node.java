@@ -1,10 +1,8 @@
 package io.railgun.node;
 
-import io.railgun.engine.event.EventTime;
 import io.railgun.engine.state.durable.StateMemory;
 import io.railgun.node.backend.ProcessorUnit;
 import io.railgun.node.backend.StaleCopies;
-import io.railgun.node.backend.TaskStats;
 import io.railgun.node.backend.UnitStats;
 import io.railgun.node.broker.BrokerCredentials;
 import io.railgun.node.broker.EmbeddedBroker;
@@ -29,6 +27,7 @@ import io.railgun.node.recovery.SnapshotServer;
 import io.railgun.node.recovery.TaskRecovery;
 import io.railgun.node.http.KafkaIngestion;
 import io.railgun.node.ops.DistributionMetrics;
+import io.railgun.node.ops.NodeGauges;
 import io.railgun.node.ops.NodeMetrics;
 import io.railgun.node.recovery.CountedRecovery;
 import io.railgun.node.ops.NodeReadiness;
@@ -229,8 +228,9 @@ public final class Node implements AutoCloseable {
     }
 
     private void startHttp(ClusterView clusterView) {
-        registerGauges(metrics);
-        TaskMetrics.register(metrics, this::taskStats);
+        List<UnitStats> unitStats = units.stream().map(ProcessorUnit::stats).toList();
+        NodeGauges.register(metrics, frontEnd, ingestion, unitStats, stateMemory, config.dataDir());
+        TaskMetrics.register(metrics, () -> NodeGauges.taskStats(unitStats));
         TaskMetrics.registerHistoryGaps(metrics, () -> units.stream().flatMap(u -> u.stats().historyGaps().gaps().stream())
                 .toList());
         NodeReadiness readiness = new NodeReadiness(units.stream().map(ProcessorUnit::stats).toList(), control::lag,
@@ -247,41 +247,6 @@ public final class Node implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "HTTP API on {0}", uri);
     }
 
-    private void registerGauges(NodeMetrics metrics) {
-        List<String> unit = List.of("unit");
-        metrics.gauge("railgun_frontend_in_flight", "Requests waiting for task replies", frontEnd::inFlight);
-        KafkaIngestion kafkaIngestion = ingestion;
-        metrics.counter("railgun_ingest_skipped", "Kafka-native ingestion records skipped (never counted), by reason",
-                List.of("reason"), () -> Map.of(List.of(EventTime.ERROR_CODE), kafkaIngestion.refusedTimestamps()));
-        metrics.gauge("railgun_tasks", "Tasks run by each processor unit", unit, () -> perUnit(s -> s.tasks()));
-        metrics.gauge("railgun_consumer_lag", "Input records not yet read by each unit's tasks", unit,
-                () -> perUnit(s -> s.lag()));
-        metrics.counter("railgun_rebalances", "Assignments received by each unit", unit, () -> perUnit(s -> s.rebalances()));
-        metrics.counter("railgun_promotions", "Replica tasks each unit promoted to active in place", unit,
-                () -> perUnit(s -> s.promotions()));
-        metrics.counter("railgun_demotions", "Active tasks each unit kept as replicas when they moved away", unit,
-                () -> perUnit(s -> s.demotions()));
-        metrics.counter("railgun_task_records", "Input records handled by each unit (events, DDL markers, reads)", unit,
-                () -> perUnit(s -> s.records()));
-        metrics.gauge("railgun_reservoir_events", "Events held in the units' reservoirs", unit,
-                () -> perUnit(s -> s.reservoirEvents()));
-        metrics.gauge("railgun_reservoir_cache_bytes", "Heap bytes of reservoir event data (open regions, chunk caches)",
-                unit, () -> perUnit(s -> s.reservoirMemoryBytes()));
-        metrics.gauge("railgun_state_hot_keys", "Keys held in the units' hot tiers", unit, () -> perUnit(s -> s.hotKeys()));
-        metrics.gauge("railgun_state_buffer_bytes", "State changes held in memory until the next checkpoint", unit,
-                () -> perUnit(s -> s.stateBufferBytes()));
-        metrics.gauge("railgun_state_memory_budget_bytes", "The node's state memory budget (--state-memory)",
-                stateMemory::budgetBytes);
-        metrics.gauge("railgun_state_rocksdb_bytes", "Off-heap bytes of the tasks' RocksDB in the shared cache: data,"
-                + " index and filter blocks, memtables (at most 40% of the budget)", stateMemory::rocksDbUsageBytes);
-        Path data = config.dataDir().toAbsolutePath();
-        metrics.gauge("railgun_disk_bytes", "Bytes on disk: the tasks' reservoirs, their state (RocksDB) and the embedded"
-                + " broker's log (its index files are preallocated: sparse)", List.of("part"), () -> Map.of(
-                        List.of("reservoir"), taskBytes(data.resolve("tasks"), "reservoir"),
-                        List.of("state"), taskBytes(data.resolve("tasks"), "state"),
-                        List.of("kafka"), directoryBytes(data.resolve("kafka"))));
-    }
-
     /**
      * How old a half-done DDL change of another node must be before this one finishes it: the writer
      * waits up to the request timeout for its control record, then its producer may deliver a marker
@@ -289,60 +254,6 @@ public final class Node implements AutoCloseable {
      */
     static long ddlGraceMs(NodeConfig config) {
         return 2 * config.requestTimeoutMs() + 45_000;
-    }
-
-    private Map<List<String>, Long> perUnit(java.util.function.ToLongFunction<UnitStats> f) {
-        Map<List<String>, Long> m = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < units.size(); i++) {
-            m.put(List.of(Integer.toString(i)), f.applyAsLong(units.get(i).stats()));
-        }
-        return m;
-    }
-
-    /** Every task the units run, as they last published them. */
-    private List<TaskStats> taskStats() {
-        List<TaskStats> all = new ArrayList<>();
-        for (ProcessorUnit unit : units) {
-            all.addAll(unit.stats().taskStats());
-        }
-        return all;
-    }
-
-    /** Bytes under {@code tasks/<stream>/<task>/<part>}. */
-    private static long taskBytes(Path tasks, String part) {
-        if (!Files.isDirectory(tasks)) {
-            return 0;
-        }
-        long sum = 0;
-        try (Stream<Path> streams = Files.list(tasks)) {
-            for (Path stream : streams.toList()) {
-                try (Stream<Path> taskDirs = Files.list(stream)) {
-                    for (Path task : taskDirs.toList()) {
-                        sum += directoryBytes(task.resolve(part));
-                    }
-                }
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // a stream deleted meanwhile
-        }
-        return sum;
-    }
-
-    private static long directoryBytes(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return 0;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    return 0; // deleted meanwhile
-                }
-            }).sum();
-        } catch (IOException | UncheckedIOException e) {
-            return 0;
-        }
     }
 
     /** The HTTP API's base URI, e.g. {@code http://127.0.0.1:7070} (the actual port when 0 was asked). */
