@@ -31,7 +31,8 @@ public record TaskSnapshot(Path directory, SnapshotManifest manifest) {
         deleteTree(directory);
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything under it; nothing when it does not exist. */
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -1,23 +1,21 @@
 package io.railgun.node.backend;
 
+import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.node.assignment.CopyRole;
 import io.railgun.node.assignment.HeldCopy;
 import io.railgun.node.assignment.MemberAssignment;
 import io.railgun.node.assignment.TaskId;
 import io.railgun.node.catalog.Catalog;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -394,13 +392,8 @@ final class UnitTasks {
     }
 
     static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            TaskSnapshot.deleteTree(dir);
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "could not delete " + dir + ": " + e);
         }

@@ -179,7 +179,7 @@ public final class FrontEnd implements AutoCloseable {
                 topics.add(Topics.input(current, p));
             }
             topics.add(Topics.ingest(name));
-            topics.add(Topics.ingest(name) + ".replies");
+            topics.add(Topics.ingestReplies(name));
             // a few seconds later: the nodes' units first drop the topics from their subscriptions,
             // instead of fetching from deleted topics (and warning about it)
             CompletableFuture.delayedExecutor(3, TimeUnit.SECONDS).execute(() -> {
@@ -350,7 +350,7 @@ public final class FrontEnd implements AutoCloseable {
         // Kafka-native ingestion: JSON events in, JSON replies out (a week of each)
         topics.add(new NewTopic(Topics.ingest(d.name()), d.partitions(), topicReplication)
                 .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", Long.toString(7 * 86_400_000L)))));
-        topics.add(new NewTopic(Topics.ingest(d.name()) + ".replies", d.partitions(), topicReplication)
+        topics.add(new NewTopic(Topics.ingestReplies(d.name()), d.partitions(), topicReplication)
                 .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", Long.toString(7 * 86_400_000L)))));
         try {
             admin.createTopics(topics).all().get(timeoutMs, TimeUnit.MILLISECONDS);

@@ -4,6 +4,7 @@ import io.railgun.engine.snapshot.FileChecksum;
 import io.railgun.engine.snapshot.SnapshotFile;
 import io.railgun.engine.snapshot.SnapshotManifest;
 import io.railgun.engine.snapshot.SnapshotWriter;
+import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.node.assignment.MemberAssignment.PeerCopy;
 import io.railgun.node.assignment.TaskId;
 import java.io.IOException;
@@ -179,7 +180,7 @@ final class SnapshotCopier {
             try (DirectoryStream<Path> files = Files.newDirectoryStream(staging.resolve(dir))) {
                 for (Path p : files) {
                     if (!keep.contains(dir + "/" + p.getFileName())) {
-                        SnapshotServer.deleteTree(p);
+                        TaskSnapshot.deleteTree(p);
                     }
                 }
             }
@@ -197,13 +198,13 @@ final class SnapshotCopier {
     /** Moves the staged copy in place of the task directory (the old one aside, then deleted). */
     private static void swap(Path taskDir, Path staging) throws IOException {
         Path old = sibling(taskDir, ".old");
-        SnapshotServer.deleteTree(old);
+        TaskSnapshot.deleteTree(old);
         if (Files.exists(taskDir)) {
             Files.move(taskDir, old, StandardCopyOption.ATOMIC_MOVE);
         }
         Files.move(staging, taskDir, StandardCopyOption.ATOMIC_MOVE);
         fsyncDirectory(taskDir.getParent());
-        SnapshotServer.deleteTree(old);
+        TaskSnapshot.deleteTree(old);
     }
 
     /**
@@ -218,7 +219,7 @@ final class SnapshotCopier {
             Files.deleteIfExists(taskDir.resolve(SnapshotManifest.FILE_NAME));
             LOG.log(System.Logger.Level.INFO, "{0}: completed a recovery interrupted before its last rename", taskDir);
         }
-        SnapshotServer.deleteTree(sibling(taskDir, ".old"));
+        TaskSnapshot.deleteTree(sibling(taskDir, ".old"));
     }
 
     static Path sibling(Path taskDir, String suffix) {

@@ -68,7 +68,7 @@ public final class SnapshotServer implements InternalApi, AutoCloseable {
         this.directory = directory;
         this.units = units;
         try {
-            deleteTree(directory);
+            TaskSnapshot.deleteTree(directory);
             Files.createDirectories(directory);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the snapshot directory " + directory + ": " + e.getMessage(), e);
@@ -246,22 +246,11 @@ public final class SnapshotServer implements InternalApi, AutoCloseable {
         writer.shutdown();
         try {
             writer.awaitTermination(30, TimeUnit.SECONDS);
-            deleteTree(directory);
+            TaskSnapshot.deleteTree(directory);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "could not delete " + directory + ": " + e);
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

@@ -3,6 +3,7 @@ package io.railgun.node.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.engine.task.TaskOptions;
 import io.railgun.engine.task.TaskProcessor;
 import io.railgun.engine.task.TaskStorage;
@@ -83,7 +84,7 @@ class NodeSnapshotEndpointTest {
             assertThat(call(http, node, "GET", "/internal/v1/tasks/" + task.topic() + "/0/snapshot", null, INGEST, 403))
                     .contains("forbidden");
         } finally {
-            SnapshotServer.deleteTree(root);
+            TaskSnapshot.deleteTree(root);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.railgun.engine.snapshot.FileChecksum;
 import io.railgun.engine.snapshot.SnapshotFixture;
 import io.railgun.engine.snapshot.SnapshotManifest;
+import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.engine.task.TaskOptions;
 import io.railgun.engine.task.TaskProcessor;
 import io.railgun.node.assignment.TaskId;
@@ -58,7 +59,7 @@ class PeerRecoveryTest {
     void stop() throws Exception {
         recoveries.forEach(PeerRecovery::close);
         peer.close();
-        SnapshotServer.deleteTree(root);
+        TaskSnapshot.deleteTree(root);
     }
 
     PeerRecovery recovery(PeerTransport transport) {
