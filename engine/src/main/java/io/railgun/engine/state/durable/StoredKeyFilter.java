@@ -55,15 +55,6 @@ final class StoredKeyFilter {
         return false;
     }
 
-    /** Heap bytes of the layers. */
-    long memoryBytes() {
-        long n = 0;
-        for (int i = 0; i < layerCount; i++) {
-            n += layers[i].length * 8L;
-        }
-        return n;
-    }
-
     private void addLayer(long keys) {
         long blocks = Math.max(1, Math.min(1L << 22, (keys * BITS_PER_KEY + 511) / 512));
         layers[layerCount] = new long[(int) (Integer.highestOneBit((int) (blocks - 1) | 1) * 2L * 8)];
