@@ -224,12 +224,6 @@ final class DedupIds implements AutoCloseable {
         return hot.held();
     }
 
-
-    /** Whether ids older than the hot horizon are kept in the durable store rather than in memory. */
-    boolean coldActive() {
-        return coldActive;
-    }
-
     @Override
     public void close() {
         forgetCursor.close();

@@ -5,10 +5,11 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * The keys ever written to a durable store, as a Bloom filter in memory: a key it says is absent
- * was never stored, so a cold load does not ask RocksDB for it (a new key, the common case while
- * keys keep arriving). No false negatives: every key handed to a write buffer is added before it
- * can reach RocksDB, and the store adds every key RocksDB holds when it opens. False positives
+ * The keys ever written to a durable store's key tables, as a Bloom filter in memory: a key it says
+ * is absent was never stored, so a cold load does not ask RocksDB for it (a new key, the common case
+ * while keys keep arriving). No false negatives: every key-table key handed to a write buffer is
+ * added before it can reach RocksDB, and the store adds every key-table key RocksDB holds when it
+ * opens. The dedup ids are not in it (always looked up in RocksDB). False positives
  * (about 1% at the designed load) only cost the RocksDB read the filter would have saved.
  *
  * <p>Layout: blocked Bloom filter layers; a key sets 4 bits of one 512-bit block (one cache line)
@@ -53,15 +54,6 @@ final class StoredKeyFilter {
             }
         }
         return false;
-    }
-
-    /** Heap bytes of the layers. */
-    long memoryBytes() {
-        long n = 0;
-        for (int i = 0; i < layerCount; i++) {
-            n += layers[i].length * 8L;
-        }
-        return n;
     }
 
     private void addLayer(long keys) {
