@@ -209,7 +209,7 @@ public final class SnapshotServer implements InternalApi, AutoCloseable {
             throw new ApiException(416, "range_not_satisfiable", "range " + first + "-" + last + " is outside the file's "
                     + size + " bytes");
         }
-        long end = Math.min(Math.min(last + 1, size), first + MAX_RANGE_BYTES);
+        long end = Math.min(Math.min(last, size - 1) + 1, first + MAX_RANGE_BYTES); // (last + 1 may overflow)
         return new long[] {first, end};
     }
 

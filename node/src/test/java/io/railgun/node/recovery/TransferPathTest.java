@@ -40,6 +40,7 @@ class TransferPathTest {
         assertThat(SnapshotServer.range("bytes=900-", 1000)).containsExactly(900, 1000);
         assertThat(SnapshotServer.range("bytes=900-5000", 1000)).containsExactly(900, 1000);
         assertThat(SnapshotServer.range(null, 1000)).containsExactly(0, 1000);
+        assertThat(SnapshotServer.range("bytes=0-" + Long.MAX_VALUE, 1000)).containsExactly(0, 1000);
         long big = 100L << 20;
         assertThat(SnapshotServer.range("bytes=0-", big)).containsExactly(0, SnapshotServer.MAX_RANGE_BYTES);
         assertThat(status(() -> SnapshotServer.range(null, big))).isEqualTo("400 range_required");
