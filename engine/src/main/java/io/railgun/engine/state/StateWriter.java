@@ -14,8 +14,20 @@ public final class StateWriter {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private byte[] buffer = new byte[256];
+    private byte[] buffer;
     private int length;
+
+    public StateWriter() {
+        this(256);
+    }
+
+    /**
+     * A writer whose buffer starts at {@code capacity} bytes: when the final size is known (a
+     * checkpoint's open region, megabytes), one allocation instead of a doubling series of them.
+     */
+    public StateWriter(int capacity) {
+        buffer = new byte[Math.max(16, capacity)];
+    }
 
     public void clear() {
         length = 0;
@@ -27,6 +39,11 @@ public final class StateWriter {
 
     public int length() {
         return length;
+    }
+
+    /** The bytes written: the buffer itself when it is exactly full (a presized writer), else a copy. */
+    public byte[] toArray() {
+        return length == buffer.length ? buffer : Arrays.copyOf(buffer, length);
     }
 
     public StateWriter putLong(long v) {
@@ -49,6 +66,14 @@ public final class StateWriter {
             LONG.set(buffer, length + 8 * i, values[offset + i]);
         }
         length += 8 * count;
+        return this;
+    }
+
+    /** Bytes as they are, without a length prefix. */
+    public StateWriter putRaw(byte[] bytes, int offset, int count) {
+        ensure(count);
+        System.arraycopy(bytes, offset, buffer, length, count);
+        length += count;
         return this;
     }
 

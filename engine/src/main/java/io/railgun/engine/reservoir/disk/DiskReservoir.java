@@ -68,6 +68,8 @@ import java.util.concurrent.ThreadFactory;
  */
 public final class DiskReservoir implements EventReservoir {
     private static final System.Logger LOG = System.getLogger(DiskReservoir.class.getName());
+    /** Bytes of a checkpointed open-region event besides its row: timestamp, seq, length prefix. */
+    private static final int OPEN_ROW_OVERHEAD_BYTES = 8 + 8 + 4;
 
     private final DiskReservoirOptions options;
     private final SegmentFiles files;
@@ -369,14 +371,16 @@ public final class DiskReservoir implements EventReservoir {
     public ReservoirCheckpoint checkpoint() {
         checkOpen();
         drainWrites();
-        StateWriter rows = new StateWriter();
-        EventRow row = new EventRow();
         int n = open.size();
+        // presized (timestamp, seq, length prefix, row): the open region can hold megabytes, which a
+        // doubling buffer would allocate about three times over, as humongous arrays, every checkpoint
+        StateWriter rows = new StateWriter(Math.toIntExact(open.liveBytes() + OPEN_ROW_OVERHEAD_BYTES * (long) n));
+        EventRow row = new EventRow();
         for (int i = 0; i < n; i++) {
             open.wrap(row, i);
             rows.putLong(open.timestamp(i)).putLong(open.seq(i)).putBytes(row.buffer(), row.offset(), row.length());
         }
-        byte[] openRows = Arrays.copyOf(rows.buffer(), rows.length());
+        byte[] openRows = rows.toArray();
         return new ReservoirCheckpoint(closedPosition, n, openRows, minCursorPosition(), writer.sync());
     }
 

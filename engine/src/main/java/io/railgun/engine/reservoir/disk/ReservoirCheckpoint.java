@@ -18,6 +18,11 @@ import java.util.concurrent.CompletableFuture;
 public record ReservoirCheckpoint(PersistedPosition closed, int openCount, byte[] openRows, long minPosition,
                                   CompletableFuture<Void> durable) {
 
+    /** Bytes {@link #writeTo} writes. */
+    public long encodedBytes() {
+        return 3 * 8 + 4 + 4 + (long) openRows.length;
+    }
+
     /** The part stored in the checkpoint record (not the run-local position and future). */
     public void writeTo(StateWriter out) {
         out.putLong(closed.timestamp()).putLong(closed.seq()).putLong(closed.maxSeq());
