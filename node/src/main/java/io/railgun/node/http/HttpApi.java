@@ -149,7 +149,7 @@ public final class HttpApi implements AutoCloseable {
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> serverClass = epoll ? EpollServerSocketChannel.class
                 : NioServerSocketChannel.class;
-        int loopThreads = Integer.getInteger("railgun.experiment.ioThreads", Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2)));
+        int loopThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(loopThreads, new DefaultThreadFactory("http-io", true),
                 io);
         ExecutorService handlers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("http-", 0).factory());
