@@ -59,6 +59,15 @@ def test_stream_lifecycle(rg: Railgun, fresh_stream: str):
     assert (e.value.status, e.value.code) == (404, "unknown_stream")
 
 
+def test_input_retention_round_trips(rg: Railgun, fresh_stream: str):
+    # Railgun's extension: how long Kafka keeps the stream's input; shown only when not the node's default
+    assert rg.create_stream(fresh_stream, payments_spec(input_retention="30d")).created is True
+    assert rg.stream(fresh_stream).input_retention == "30d"
+    with pytest.raises(BadRequestError) as e:
+        rg.create_stream(unique("py"), payments_spec(input_retention="10s"))
+    assert e.value.code == "invalid_input_retention"
+
+
 def test_bad_definitions_are_400(rg: Railgun):
     with pytest.raises(BadRequestError) as e:
         rg.create_stream("-no", payments_spec())

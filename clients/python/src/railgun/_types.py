@@ -48,6 +48,8 @@ class StreamSpec:
         lateness: e.g. ``"5s"``; None: the node's default (``"0s"``).
         late_events: ``"drop"`` or ``"rewrite"``; None: the node's default (drop).
         retention: history kept for backfilling metrics added later, e.g. ``"30d"``; None: ``"0s"``.
+        input_retention: how long Kafka keeps the stream's input events, e.g. ``"30d"`` or
+            ``"forever"`` (at least ``"1m"``); None: the node's ``--input-retention`` (7 days).
         name: the stream's name as the node answers it (None in a spec you build).
     """
 
@@ -59,6 +61,7 @@ class StreamSpec:
     lateness: Optional[str] = None
     late_events: Optional[Union[str, LateEvents]] = None
     retention: Optional[str] = None
+    input_retention: Optional[str] = None
     name: Optional[str] = None
 
     def to_json(self) -> Dict[str, Any]:
@@ -75,6 +78,7 @@ class StreamSpec:
             ("lateness", self.lateness),
             ("lateEvents", None if self.late_events is None else str(self.late_events)),
             ("retention", self.retention),
+            ("inputRetention", self.input_retention),
         ):
             if value is not None:
                 body[key] = value
@@ -91,6 +95,7 @@ class StreamSpec:
             lateness=body.get("lateness"),
             late_events=body.get("lateEvents"),
             retention=body.get("retention"),
+            input_retention=body.get("inputRetention"),
             name=body.get("name"),
         )
 
