@@ -23,7 +23,7 @@ import java.util.concurrent.CompletionException;
  * {@code timeout} or {@code unreachable}, so the tally classifies both paths' failures alike.
  * Thread-safe.
  */
-final class BatchPoster implements AutoCloseable {
+final class BatchPoster implements Poster {
     private final HttpClient http;
     private final URI uri;
     private final Duration timeout;
@@ -42,7 +42,8 @@ final class BatchPoster implements AutoCloseable {
         this.http = b.build();
     }
 
-    CompletableFuture<RawResponse> post(byte[] body) {
+    @Override
+    public CompletableFuture<RawResponse> post(byte[] body) {
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json")
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {

@@ -3,6 +3,9 @@ package io.railgun.bench.e2e;
 import io.railgun.bench.data.PaymentGenerator;
 import io.railgun.client.RailgunClient;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,8 +88,7 @@ public final class E2eBench {
                 .executor(o.clientExecutor().equals("direct") ? Runnable::run : null).build();
              NodeJvm jvm = node.inProcess() ? NodeJvm.local() : node.pid() < 0 ? NodeJvm.none("a node elsewhere")
                      : NodeJvm.attach(node.pid());
-             BatchPoster batches = o.batch() > 1 ? new BatchPoster(node.uri(), stream,
-                     Duration.ofMillis(o.timeoutMs()), o.clientExecutor().equals("direct")) : null) {
+             Poster poster = poster(o, node.uri(), stream)) {
             System.out.println("node: " + node.describe() + ", serving " + node.uri() + (jvm.available()
                     ? "; its JVM's collectors: " + String.join(", ", jvm.collectorNames())
                     : "; its allocation is not measured: " + jvm.why()));
@@ -100,7 +102,7 @@ public final class E2eBench {
             CardSums sums = new CardSums(CHECKED_CARDS);
             List<RunFigures> figures;
             try (MemorySampler memory = new MemorySampler(node.pid(), node.uri(), 5_000)) {
-                figures = measure(new OpenLoopInjector(client, stream, o, node, jvm, batches), stream,
+                figures = measure(new OpenLoopInjector(client, stream, o, node, jvm, poster), stream,
                         workload, o, node, metricNames, label, sums, loadBefore.split(" ")[0]);
                 writeMemory(memory, results.resolve(label + "-memory"), o);
             }
@@ -129,6 +131,20 @@ public final class E2eBench {
         System.out.printf(Locale.ROOT, "node memory: peak RSS %,d MiB, heap in use %,d MiB, RocksDB %,d MiB; %s;"
                         + " %s, %s%n", peaks[0] >> 20, peaks[1] >> 20, peaks[2] >> 20,
                 memory.nodeDied() ? "THE NODE EXITED" : "the node is alive", csv, png);
+    }
+
+    /**
+     * The injector's sender: Netty's (every request), or, with the JDK client, a poster for batches
+     * only (single events then go through the Railgun client's {@code sendJsonAsync}).
+     */
+    private static Poster poster(E2eOptions o, URI base, String stream) {
+        Duration timeout = Duration.ofMillis(o.timeoutMs());
+        if (o.clientExecutor().equals("netty")) {
+            String path = "/v1/streams/" + URLEncoder.encode(stream, StandardCharsets.UTF_8).replace("+", "%20")
+                    + (o.batch() > 1 ? "/events:batch" : "/events");
+            return new NettyPoster(base, path, timeout);
+        }
+        return o.batch() > 1 ? new BatchPoster(base, stream, timeout, o.clientExecutor().equals("direct")) : null;
     }
 
     private static boolean awaitHealth(RailgunClient client, long timeoutMs) throws InterruptedException {

@@ -25,8 +25,9 @@ import java.util.Locale;
  *                       {@code --sweep}
  * @param durationMs     the measured part at each rate
  * @param connections    most requests in flight
- * @param clientExecutor {@code direct}: replies complete on the HTTP client's selector thread; {@code pool}:
- *                       on the client's default thread pool
+ * @param clientExecutor the injector's HTTP client: {@code netty} (a Netty HTTP/1.1 client, one event loop),
+ *                       {@code direct} (the JDK's HttpClient through the Railgun client, replies completed on
+ *                       its selector thread) or {@code pool} (the same, completed on its default pool)
  * @param timeoutMs      the client's request timeout
  * @param lateness       the stream's lateness
  * @param cards          distinct cards of the generator
@@ -117,10 +118,14 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
               --connections N            most requests in flight (default 128); the injector waits for a free one,
                                          and that wait counts in the latency. Keep it under the node's
                                          --max-connections-per-address (1000 by default)
-              --client-executor direct|pool   where the HTTP client completes replies (default direct: on its
-                                         selector thread, no hand-off: the injector's callback only records;
-                                         pool: the JDK HttpClient's default cached pool, a thread hand-off per
-                                         reply: 1.6x the injector's CPU in one comparison, which the node lacks)
+              --client netty|jdk|jdk-pool  the injector's HTTP client (default netty: Netty's HTTP/1.1 codec on one
+                                         event loop, keep-alive connections pooled up to --connections: the injector's
+                                         CPU per event at 5,000 ev/s 51 µs against the JDK client's 70-80,
+                                         CPU taken from the node on a 2-core machine);
+                                         jdk: java.net.http through the Railgun Java client, replies completed on
+                                         its selector thread (the injector of the runs before 2026-11-24);
+                                         jdk-pool: the same, completed on the JDK client's cached pool
+              --client-executor direct|pool   the older name of --client jdk and --client jdk-pool
               --timeout D                the client's request timeout (default 30s; the node answers 503 after its
                                          own --request-timeout, 10s by default)
             Report:
@@ -161,7 +166,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
         long warmupMs = 20_000;
         long durationMs = 60_000;
         int connections = 128;
-        String clientExecutor = "direct";
+        String clientExecutor = "netty";
         long timeoutMs = 30_000;
         String lateness = "5s";
         int cards = 1_000_000;
@@ -227,6 +232,11 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                         case "--plot" -> plotFiles = List.of(v.split(","));
                         case "--out" -> plotOut = v;
                         case "--connections" -> connections = positive(a, Integer.parseInt(v));
+                        case "--client" -> clientExecutor = switch (oneOf(a, v, "netty", "jdk", "jdk-pool")) {
+                            case "jdk" -> "direct";
+                            case "jdk-pool" -> "pool";
+                            default -> "netty";
+                        };
                         case "--client-executor" -> clientExecutor = oneOf(a, v, "direct", "pool");
                         case "--timeout" -> timeoutMs = durationMs(a, v, false);
                         case "--lateness" -> lateness = v;

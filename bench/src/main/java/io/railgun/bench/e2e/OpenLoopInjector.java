@@ -20,8 +20,7 @@ import org.HdrHistogram.Histogram;
  * the schedule down (no coordinated omission: the requests that would have been sent meanwhile are
  * sent, or, when every connection is taken or the injector itself is late, sent late and measured
  * from when they were due). Each request is the event's pre-serialised JSON through {@link
- * RailgunClient#sendJsonAsync} (a batch: the bodies joined into a JSON array, {@link
- * BatchPoster}); outcomes go to a {@link ReplyTally} from the client's threads.
+ * RailgunClient#sendJsonAsync} or a {@link Poster} (a batch: the bodies joined into a JSON array); outcomes go to a {@link ReplyTally} from the client's threads.
  *
  * <p>The warm-up runs on the same schedule but ends on time: warm-up events not sent by the start
  * of the measured part (the node was too slow for the rate while warming up, and every connection
@@ -45,17 +44,20 @@ final class OpenLoopInjector {
     private final E2eOptions options;
     private final NodeUnderTest node;
     private final NodeJvm jvm;
-    private final BatchPoster batchPoster;
+    private final Poster poster;
 
-    /** @param batchPoster sends the batches of {@code --batch} N > 1, or null for one event a request */
+    /**
+     * @param poster sends every request (single events or batches, by {@code --batch}), or null: single
+     *               events through {@code client} (the JDK client; batches need a poster)
+     */
     OpenLoopInjector(RailgunClient client, String stream, E2eOptions options, NodeUnderTest node, NodeJvm jvm,
-                     BatchPoster batchPoster) {
+                     Poster poster) {
         this.client = client;
         this.stream = stream;
         this.options = options;
         this.node = node;
         this.jvm = jvm;
-        this.batchPoster = batchPoster;
+        this.poster = poster;
     }
 
     /**
@@ -168,9 +170,9 @@ final class OpenLoopInjector {
     private void send(int r, int first, int count, long due, JsonPayments events, ReplyTally tally,
                       Semaphore inFlight) {
         try {
-            CompletableFuture<RawResponse> reply = count == 1 && batchPoster == null
+            CompletableFuture<RawResponse> reply = poster == null
                     ? client.sendJsonAsync(stream, events.bodies[first])
-                    : batchPoster.post(BatchBody.of(events.bodies, first, count));
+                    : poster.post(options.batch() > 1 ? BatchBody.of(events.bodies, first, count) : events.bodies[first]);
             reply.whenComplete((response, failure) -> {
                 long now = System.nanoTime();
                 inFlight.release();
