@@ -36,7 +36,8 @@ import org.rocksdb.WriteOptions;
 
 /**
  * A task's durable aggregation state: RocksDB is the store of record, a bounded in-memory hot tier
- * (the key tables, at most {@link DurableStateOptions#hotKeys()} keys each) serves the common case,
+ * (the key tables, each at most the keys {@link HotTierSizing} gives it: the option's
+ * {@link DurableStateOptions#hotKeys()}, or what its share of a node's budget holds) serves the common case,
  * and RocksDB is never written on an event's path.
  *
  * <p><b>Tiers.</b> A key evicted from the hot tier changed goes to the {@link WriteBuffer} (memory);
@@ -62,7 +63,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private static final byte[] CHECKPOINT_KEY = "checkpoint".getBytes(StandardCharsets.UTF_8);
     /** The key table of the dedup ids moved out of memory ({@link #dedupIds()}); key tables are named "by...". */
     private static final String DEDUP_TABLE = "ids";
-    private static final int MIN_HOT_KEYS = 16;
 
     static {
         RocksDB.loadLibrary();
@@ -77,9 +77,10 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private final ReadOptions readOptions = new ReadOptions();
     private final ExecutorService writer;
     private final AutoCloseable budgetLease; // null without a shared budget
-    private TableState dedupIds;
+    private StoreTable dedupIds;
 
-    private final Map<String, TableState> tables = new HashMap<>();
+    private final Map<String, StoreTable> tables = new HashMap<>();
+    private final HotTierSizing sizing;
     private WriteBuffer current = new WriteBuffer();
     private WriteBuffer spare = new WriteBuffer();
     private WriteBuffer snapshot; // the checkpoint being taken: changes before it began, then the keys it saves
@@ -135,9 +136,12 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         this.stateFamily = handles.get(1);
         this.lastRecord = db.get(metaFamily, CHECKPOINT_KEY);
         this.budgetLease = memory == null ? null : memory.attach();
-        // the filter covers the key tables' keys, not the dedup ids (see TableState#filtered): the
+        // the filter covers the key tables' keys, not the dedup ids (see StoreTable#filtered): the
         // ids of a long horizon are not read back at open, and their lookups go to RocksDB
-        this.stored = new StoredKeyFilter(2L * options.hotKeys());
+        this.sizing = new HotTierSizing(memory, options.hotKeys());
+        // a first layer for twice the hot keys, at most 2^21 (8 MiB): the cap may be "unbounded"
+        // (a budget decides) and the filter adds layers as keys come anyway
+        this.stored = new StoredKeyFilter(Math.min(1L << 21, 2L * options.hotKeys()));
         byte[] dedupPrefix = prefixOf(DEDUP_TABLE);
         byte[] afterDedup = dedupPrefix.clone();
         afterDedup[afterDedup.length - 1] = 1;
@@ -187,14 +191,21 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     @Override
     public KeyedState keyedState(String name) {
-        return tables.computeIfAbsent(name, TableState::new);
+        StoreTable t = tables.get(name);
+        if (t == null) {
+            t = new StoreTable(this, name, true);
+            tables.put(name, t);
+            resizeAll(); // one more table shares the task's hot share
+        }
+        return t;
     }
 
     /** Drops a key table: its hot keys now, its stored keys with the next checkpoint. */
     @Override
     public void drop(String name) {
-        TableState t = tables.remove(name);
+        StoreTable t = tables.remove(name);
         current.dropPrefix(t != null ? t.prefix : prefixOf(name));
+        resizeAll();
     }
 
     /**
@@ -204,7 +215,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
      */
     public ColdKeys dedupIds() {
         if (dedupIds == null) {
-            dedupIds = new TableState(DEDUP_TABLE);
+            dedupIds = new StoreTable(this, DEDUP_TABLE, false);
         }
         return dedupIds;
     }
@@ -221,19 +232,81 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return options.memory() == null ? options.writeBufferBytes() : options.memory().writeBufferBytesPerTask() / 4;
     }
 
-    /** Heap bytes of the changes held: since the last checkpoint, and the checkpoints' being taken and written. */
+    /**
+     * Heap bytes of the changes held (the write-buffer share): since the last checkpoint, and the
+     * checkpoints' being taken and written, without the hot keys' copies in them
+     * ({@link #checkpointCopyBytes()}, counted with the hot tier).
+     */
     public long bufferedBytes() {
-        return current.bytes() + (snapshot == null ? 0 : snapshot.bytes()) + (writing == null ? 0 : writing.bytes());
+        return current.bytes() + (snapshot == null ? 0 : snapshot.bytes() - snapshot.copyBytes())
+                + (writing == null ? 0 : writing.bytes() - writing.copyBytes());
     }
 
-    /** The hot-key limit of each key table now: the option, or less when a shared budget's share is smaller. */
+    /**
+     * Heap bytes of the hot keys' copies in the checkpoint being taken or written: part of what a
+     * hot key costs ({@code StoreTable#bytesPerKey}), so counted in the hot tiers' share.
+     */
+    public long checkpointCopyBytes() {
+        return (snapshot == null ? 0 : snapshot.copyBytes()) + (writing == null ? 0 : writing.copyBytes());
+    }
+
+    /**
+     * The smallest hot-key limit of the key tables now (the option's with none): the option, or
+     * what a shared budget's share holds at the keys' measured size ({@link HotTierSizing}).
+     */
     public int hotKeyLimit() {
-        StateMemory memory = options.memory();
-        if (memory == null) {
-            return options.hotKeys();
+        if (sizingStale()) {
+            resizeAll();
         }
-        long perTable = memory.hotBytesPerTask() / Math.max(1, tables.size()) / StateMemory.BYTES_PER_HOT_KEY;
-        return (int) Math.max(MIN_HOT_KEYS, Math.min(options.hotKeys(), perTable));
+        int min = options.memory() == null ? options.hotKeys() : Integer.MAX_VALUE;
+        for (StoreTable t : tables.values()) {
+            min = Math.min(min, t.hotLimit());
+        }
+        return min == Integer.MAX_VALUE ? options.hotKeys() : min;
+    }
+
+    /** Heap bytes a hot key of the key tables costs now, as measured (the largest over the tables; 0 with none). */
+    public long hotBytesPerKey() {
+        long max = 0;
+        for (StoreTable t : tables.values()) {
+            max = Math.max(max, t.bytesPerKey());
+        }
+        return max;
+    }
+
+    /**
+     * The most bytes the hot keys' copies in one checkpoint can take: every hot key of every table
+     * changed. A buffer keeps arrays that size (see {@link WriteBuffer#clear}): the hot share
+     * reserves it anyway, and giving it back made every checkpoint allocate its copies' arena anew.
+     */
+    private long copyBound() {
+        long bytes = 0;
+        for (StoreTable t : tables.values()) {
+            // the keys there can be: the limit, or (a large limit without a budget) those present with room to grow
+            bytes += (long) Math.min(t.hotLimit(), t.size() * 2L + 1024) * t.copyBytesPerKey();
+        }
+        return bytes;
+    }
+
+    boolean sizingStale() {
+        return sizing.stale();
+    }
+
+    /** Recomputes every table's limit: the task or table count changed. */
+    void resizeAll() {
+        sizing.share(tables.size());
+        for (StoreTable t : tables.values()) {
+            t.resize(sizing);
+        }
+    }
+
+    /** Recomputes one table's limit: its key size was measured anew. */
+    void resize(StoreTable t) {
+        if (sizing.stale()) {
+            resizeAll();
+        } else {
+            t.resize(sizing);
+        }
     }
 
     /**
@@ -254,7 +327,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         } catch (java.util.concurrent.CompletionException e) {
             throw new DurableStateException("checkpoint of " + directory + " failed: " + e.getCause(), e.getCause());
         }
-        writing.clear(writeBufferLimit());
+        writing.clear(writeBufferLimit() + copyBound());
         spare = writing;
         writing = null;
         return false;
@@ -448,7 +521,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         }
     }
 
-    private static byte[] prefixOf(String table) {
+    static byte[] prefixOf(String table) {
         byte[] name = table.getBytes(StandardCharsets.UTF_8);
         return Arrays.copyOf(name, name.length + 1); // name, then a zero byte
     }
@@ -462,6 +535,30 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         System.arraycopy(prefix, 0, keyScratch, 0, prefix.length);
         System.arraycopy(key, offset, keyScratch, prefix.length, length);
         return n;
+    }
+
+    /** A table's key, under its prefix: its newest value from the write buffers, then RocksDB. */
+    boolean load(byte[] prefix, boolean filtered, byte[] key, int offset, int length, StateReader into) {
+        return load(fullKey(prefix, key, offset, length), filtered, into);
+    }
+
+    /** Keeps a table's key's state: a change since the last checkpoint, or a part of the snapshot being taken. */
+    void store(byte[] prefix, boolean filtered, boolean toSnapshot, byte[] key, int offset, int length, byte[] value,
+            int valueOffset, int valueLength) {
+        int n = fullKey(prefix, key, offset, length);
+        if (filtered) {
+            stored.add(keyScratch, 0, n);
+        }
+        if (toSnapshot) {
+            snapshot.putCopy(keyScratch, 0, n, value, valueOffset, valueLength);
+        } else {
+            current.put(keyScratch, 0, n, value, valueOffset, valueLength);
+        }
+    }
+
+    /** Deletes a table's key with the next checkpoint. */
+    void delete(byte[] prefix, byte[] key, int offset, int length) {
+        current.delete(keyScratch, 0, fullKey(prefix, key, offset, length));
     }
 
     /** Finds a full key's newest value: write buffers, then RocksDB. */
@@ -513,94 +610,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             return true;
         } catch (RocksDBException e) {
             throw new DurableStateException("cannot read state from " + directory + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** One key table: its hot keys in memory, the others behind {@link ColdKeys}. */
-    private final class TableState implements KeyedState, ColdKeys {
-        final byte[] prefix;
-        final ByteKeyIndex hot = new ByteKeyIndex(1024);
-        // whether the filter of stored keys holds this table's keys: not the dedup ids', which are
-        // too many to read back at open for a long horizon and are looked up in RocksDB directly
-        final boolean filtered;
-
-        TableState(String name) {
-            this.prefix = prefixOf(name);
-            this.filtered = !name.equals(DEDUP_TABLE);
-        }
-
-        @Override
-        public int find(byte[] key, int offset, int length) {
-            return hot.find(key, offset, length);
-        }
-
-        @Override
-        public int findOrInsert(byte[] key, int offset, int length) {
-            return hot.findOrInsert(key, offset, length);
-        }
-
-        @Override
-        public void release(int slot) {
-            hot.removeSlot(slot);
-        }
-
-        @Override
-        public int capacity() {
-            return hot.capacity();
-        }
-
-        @Override
-        public int size() {
-            return hot.size();
-        }
-
-        @Override
-        public int copyKey(int slot, byte[] dst, int dstOffset) {
-            return hot.copyKey(slot, dst, dstOffset);
-        }
-
-        @Override
-        public int keyLength(int slot) {
-            return hot.keyLength(slot);
-        }
-
-        @Override
-        public int hotLimit() {
-            return hotKeyLimit();
-        }
-
-        @Override
-        public ColdKeys cold() {
-            return this;
-        }
-
-        @Override
-        public boolean load(byte[] key, int offset, int length, StateReader into) {
-            return DurableStateStore.this.load(fullKey(prefix, key, offset, length), filtered, into);
-        }
-
-        @Override
-        public void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
-            int n = fullKey(prefix, key, offset, length);
-            if (filtered) {
-                stored.add(keyScratch, 0, n);
-            }
-            current.put(keyScratch, 0, n, value, valueOffset, valueLength);
-        }
-
-        @Override
-        public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
-            int n = fullKey(prefix, key, offset, length);
-            if (filtered) {
-                stored.add(keyScratch, 0, n);
-            }
-            snapshot.put(keyScratch, 0, n, value, valueOffset, valueLength);
-        }
-
-        @Override
-        public void delete(byte[] key, int offset, int length) {
-            int n = fullKey(prefix, key, offset, length);
-            current.delete(keyScratch, 0, n);
         }
     }
 }

@@ -15,6 +15,8 @@ import java.util.List;
  */
 final class WriteBuffer {
     static final int DELETED = -1;
+    /** Bytes an entry costs beside its key and value, as {@link #bytes()} counts them. */
+    static final int ENTRY_BYTES = 16;
 
     private ByteKeyIndex keys = new ByteKeyIndex(1024);
     private byte[] arena = new byte[1 << 16];
@@ -24,11 +26,27 @@ final class WriteBuffer {
     private int[] order = new int[1024];
     private int count;
     private long keyBytes;
+    private long copyBytes; // of bytes(): those of the checkpoint's copies of hot keys (putCopy)
     private final List<byte[]> droppedPrefixes = new ArrayList<>();
 
     /** Bytes held: values written (including overwritten ones) and keys. */
     long bytes() {
-        return used + keyBytes + 16L * count;
+        return used + keyBytes + (long) ENTRY_BYTES * count;
+    }
+
+    /**
+     * Of {@link #bytes()}, those of hot keys' checkpoint copies ({@link #putCopy}): bounded by the
+     * hot keys, so a memory budget counts them with the hot tier, not with the changes.
+     */
+    long copyBytes() {
+        return copyBytes;
+    }
+
+    /** A hot key's copy for the checkpoint being taken: {@link #put}, counted in {@link #copyBytes()}. */
+    void putCopy(byte[] key, int keyOffset, int keyLength, byte[] value, int offset, int length) {
+        long before = bytes();
+        put(key, keyOffset, keyLength, value, offset, length);
+        copyBytes += bytes() - before;
     }
 
     int count() {
@@ -125,6 +143,7 @@ final class WriteBuffer {
         used = 0;
         count = 0;
         keyBytes = 0;
+        copyBytes = 0;
         droppedPrefixes.clear();
     }
 
