@@ -41,8 +41,9 @@ import org.rocksdb.WriteOptions;
  * and RocksDB is never written on an event's path.
  *
  * <p><b>Tiers.</b> A key evicted from the hot tier changed goes to the {@link WriteBuffer} (memory);
- * reading a key that is not hot looks in the write buffer, then in the buffer of the checkpoint
- * being taken, then in that of the checkpoint being written, then — unless the {@link StoredKeyFilter}
+ * reading a key that is not hot looks in the write buffer, then in the hot keys' copies of the
+ * checkpoint under way (one buffer of its own, reused checkpoint after checkpoint), then in the
+ * buffer of changes of the checkpoint being taken, then in that of the checkpoint being written, then — unless the {@link StoredKeyFilter}
  * of keys ever stored says it never was (key tables; dedup ids are always looked up) — in RocksDB (block cache, bloom filters, disk). RocksDB keys are the key
  * table's name, a zero byte, then the key's bytes; values are key states as the key table
  * serialises them.
@@ -85,6 +86,14 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private WriteBuffer spare = new WriteBuffer();
     private WriteBuffer snapshot; // the checkpoint being taken: changes before it began, then the keys it saves
     private WriteBuffer writing; // frozen, being written by the writer thread
+    // the hot keys' copies of the checkpoint being taken or written (never both: a checkpoint begins
+    // once the last one is written), newer than that checkpoint's changes; one buffer, reused, so
+    // its arena grows once to the copies' size rather than once in each of the rotating buffers
+    private final WriteBuffer copies = new WriteBuffer();
+    // the writer thread's: keys and values handed to RocksDB without a byte[] each
+    private ByteBuffer batchKey = ByteBuffer.allocateDirect(256);
+    private byte[] batchKeyBytes = new byte[256];
+    private ByteBuffer batchValue = ByteBuffer.allocateDirect(4096);
     private CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
     private final byte[] lastRecord;
 
@@ -234,12 +243,11 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     /**
      * Heap bytes of the changes held (the write-buffer share): since the last checkpoint, and the
-     * checkpoints' being taken and written, without the hot keys' copies in them
+     * checkpoints' being taken and written, without the hot keys' copies
      * ({@link #checkpointCopyBytes()}, counted with the hot tier).
      */
     public long bufferedBytes() {
-        return current.bytes() + (snapshot == null ? 0 : snapshot.bytes() - snapshot.copyBytes())
-                + (writing == null ? 0 : writing.bytes() - writing.copyBytes());
+        return current.bytes() + (snapshot == null ? 0 : snapshot.bytes()) + (writing == null ? 0 : writing.bytes());
     }
 
     /**
@@ -247,7 +255,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
      * hot key costs ({@code StoreTable#bytesPerKey}), so counted in the hot tiers' share.
      */
     public long checkpointCopyBytes() {
-        return (snapshot == null ? 0 : snapshot.copyBytes()) + (writing == null ? 0 : writing.copyBytes());
+        return copies.bytes();
     }
 
     /**
@@ -327,7 +335,8 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         } catch (java.util.concurrent.CompletionException e) {
             throw new DurableStateException("checkpoint of " + directory + " failed: " + e.getCause(), e.getCause());
         }
-        writing.clear(writeBufferLimit() + copyBound());
+        writing.clear(writeBufferLimit());
+        copies.clear(copyBound());
         spare = writing;
         writing = null;
         return false;
@@ -362,7 +371,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         snapshot = null;
         writing = frozen;
         long start = System.nanoTime();
-        written = after.thenRunAsync(() -> write(frozen, record, start), writer);
+        written = after.thenRunAsync(() -> write(frozen, copies, record, start), writer);
         return written;
     }
 
@@ -391,7 +400,8 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return bufferedBytes() >= memory.writeBufferBytesPerTask();
     }
 
-    private void write(WriteBuffer buffer, byte[] record, long start) {
+    /** Writes a checkpoint: its changes, then its copies (newer: a later put of a key in a batch wins), then its record. */
+    private void write(WriteBuffer buffer, WriteBuffer copied, byte[] record, long start) {
         long bytes = record.length;
         try (WriteBatch batch = new WriteBatch(); WriteOptions sync = new WriteOptions().setSync(true)) {
             for (byte[] prefix : buffer.droppedPrefixes()) {
@@ -399,21 +409,10 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
                 end[end.length - 1] = 1;
                 batch.deleteRange(stateFamily, prefix, end);
             }
-            ByteKeyIndex keys = buffer.keys();
-            for (int i = 0, n = buffer.count(); i < n; i++) {
-                int slot = buffer.slotAt(i);
-                byte[] key = new byte[keys.keyLength(slot)];
-                keys.copyKey(slot, key, 0);
-                int len = buffer.valueLength(slot);
-                if (len == WriteBuffer.DELETED) {
-                    batch.delete(stateFamily, key);
-                } else {
-                    int off = buffer.valueOffset(slot);
-                    batch.put(stateFamily, key, Arrays.copyOfRange(buffer.arena(), off, off + len));
-                    bytes += len + key.length;
-                }
-            }
+            bytes += addTo(batch, buffer, copied);
+            bytes += addTo(batch, copied, null);
             batch.put(metaFamily, CHECKPOINT_KEY, record);
+
             db.write(sync, batch);
         } catch (RocksDBException e) {
             throw new DurableStateException("cannot write a checkpoint to " + directory + ": " + e.getMessage(), e);
@@ -421,6 +420,46 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         checkpoints = checkpoints + 1; // one writer thread
         lastCheckpointBytes = bytes;
         lastCheckpointNanos = System.nanoTime() - start;
+    }
+
+    /**
+     * Adds a buffer's entries to a batch through the writer thread's direct buffers, but those
+     * {@code newer} has too (a key evicted, loaded back and changed before the checkpoint began is
+     * in both, and written once: into the memtables once); returns the bytes put.
+     */
+    private long addTo(WriteBatch batch, WriteBuffer buffer, WriteBuffer newer) throws RocksDBException {
+        long bytes = 0;
+        ByteKeyIndex keys = buffer.keys();
+        byte[] arena = buffer.arena();
+        for (int i = 0, n = buffer.count(); i < n; i++) {
+            int slot = buffer.slotAt(i);
+            int keyLength = keys.keyLength(slot);
+            if (batchKey.capacity() < keyLength) {
+                batchKey = ByteBuffer.allocateDirect(Math.max(keyLength, batchKey.capacity() * 2));
+            }
+            if (batchKeyBytes.length < keyLength) {
+                batchKeyBytes = new byte[batchKey.capacity()];
+            }
+            keys.copyKey(slot, batchKeyBytes, 0);
+            if (newer != null && newer.count() > 0 && newer.find(batchKeyBytes, 0, keyLength) >= 0) {
+                continue;
+            }
+            batchKey.clear();
+            batchKey.put(batchKeyBytes, 0, keyLength).flip();
+            int len = buffer.valueLength(slot);
+            if (len == WriteBuffer.DELETED) {
+                batch.delete(stateFamily, batchKey);
+            } else {
+                if (batchValue.capacity() < len) {
+                    batchValue = ByteBuffer.allocateDirect(Math.max(len, batchValue.capacity() * 2));
+                }
+                batchValue.clear();
+                batchValue.put(arena, buffer.valueOffset(slot), len).flip();
+                batch.put(stateFamily, batchKey, batchValue);
+                bytes += len + keyLength;
+            }
+        }
+        return bytes;
     }
 
     /**
@@ -550,7 +589,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             stored.add(keyScratch, 0, n);
         }
         if (toSnapshot) {
-            snapshot.putCopy(keyScratch, 0, n, value, valueOffset, valueLength);
+            copies.put(keyScratch, 0, n, value, valueOffset, valueLength);
         } else {
             current.put(keyScratch, 0, n, value, valueOffset, valueLength);
         }
@@ -563,12 +602,13 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     /** Finds a full key's newest value: write buffers, then RocksDB. */
     private boolean load(int keyLength, boolean filtered, StateReader into) {
-        for (int layer = 0; layer < 3; layer++) {
-            WriteBuffer b = layer == 0 ? current : layer == 1 ? snapshot : writing;
+        for (int layer = 0; layer < 4; layer++) {
+            // newest first: changes since the checkpoint under way, its copies, its changes
+            WriteBuffer b = layer == 0 ? current : layer == 1 ? copies : layer == 2 ? snapshot : writing;
             if (b == null) {
                 continue;
             }
-            int slot = b.find(keyScratch, 0, keyLength);
+            int slot = b.count() == 0 ? -1 : b.find(keyScratch, 0, keyLength); // (no hash for an empty buffer)
             if (slot >= 0) {
                 int len = b.valueLength(slot);
                 if (len == WriteBuffer.DELETED) {

@@ -26,7 +26,6 @@ final class WriteBuffer {
     private int[] order = new int[1024];
     private int count;
     private long keyBytes;
-    private long copyBytes; // of bytes(): those of the checkpoint's copies of hot keys (putCopy)
     private final List<byte[]> droppedPrefixes = new ArrayList<>();
 
     /** Bytes held: values written (including overwritten ones) and keys. */
@@ -34,20 +33,6 @@ final class WriteBuffer {
         return used + keyBytes + (long) ENTRY_BYTES * count;
     }
 
-    /**
-     * Of {@link #bytes()}, those of hot keys' checkpoint copies ({@link #putCopy}): bounded by the
-     * hot keys, so a memory budget counts them with the hot tier, not with the changes.
-     */
-    long copyBytes() {
-        return copyBytes;
-    }
-
-    /** A hot key's copy for the checkpoint being taken: {@link #put}, counted in {@link #copyBytes()}. */
-    void putCopy(byte[] key, int keyOffset, int keyLength, byte[] value, int offset, int length) {
-        long before = bytes();
-        put(key, keyOffset, keyLength, value, offset, length);
-        copyBytes += bytes() - before;
-    }
 
     int count() {
         return count;
@@ -143,7 +128,6 @@ final class WriteBuffer {
         used = 0;
         count = 0;
         keyBytes = 0;
-        copyBytes = 0;
         droppedPrefixes.clear();
     }
 
