@@ -1,6 +1,5 @@
 package io.railgun.engine.state.durable;
 
-import io.railgun.engine.state.ByteKeyIndex;
 import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.state.KeyedState;
 import io.railgun.engine.state.StateReader;
@@ -15,9 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Checkpoint;
@@ -31,8 +27,6 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteOptions;
 
 /**
  * A task's durable aggregation state: RocksDB is the store of record, a bounded in-memory hot tier
@@ -50,7 +44,7 @@ import org.rocksdb.WriteOptions;
  *
  * <p><b>Checkpoints.</b> {@link #beginCheckpoint} sets the write buffer aside as the checkpoint's;
  * the task adds to it the hot keys changed before that point (its snapshot, saved a few keys per
- * event, copy on write), then {@link #finishCheckpoint} has a background thread write it, with the
+ * event, copy on write), then {@link #finishCheckpoint} has the {@link CheckpointWriter}'s thread write it, with the
  * task's checkpoint record, as one synced atomic RocksDB batch, once the given future (the
  * reservoir's files being synced) completes. So RocksDB always holds exactly the last complete checkpoint: a
  * crash at any point leaves the previous checkpoint or the new one, never a mix. One checkpoint is
@@ -76,7 +70,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private final ColumnFamilyHandle stateFamily;
     private final ColumnFamilyHandle metaFamily;
     private final ReadOptions readOptions = new ReadOptions();
-    private final ExecutorService writer;
+    private final CheckpointWriter writer;
     private final AutoCloseable budgetLease; // null without a shared budget
     private StoreTable dedupIds;
 
@@ -90,10 +84,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     // once the last one is written), newer than that checkpoint's changes; one buffer, reused, so
     // its arena grows once to the copies' size rather than once in each of the rotating buffers
     private final WriteBuffer copies = new WriteBuffer();
-    // the writer thread's: keys and values handed to RocksDB without a byte[] each
-    private ByteBuffer batchKey = ByteBuffer.allocateDirect(256);
-    private byte[] batchKeyBytes = new byte[256];
-    private ByteBuffer batchValue = ByteBuffer.allocateDirect(4096);
     private CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
     private final byte[] lastRecord;
 
@@ -102,10 +92,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private byte[] readScratch = new byte[4096];
     private byte[] keyScratch = new byte[256];
 
-    // written by the checkpoint writer thread, read by any
-    private volatile long checkpoints;
-    private volatile long lastCheckpointBytes;
-    private volatile long lastCheckpointNanos;
     private long coldReads;
     private long filteredReads;
     private final StoredKeyFilter stored;
@@ -167,11 +153,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
                 stored.add(k, 0, k.length);
             }
         }
-        this.writer = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "state-checkpoint-" + directory.getFileName());
-            t.setDaemon(true);
-            return t;
-        });
+        this.writer = new CheckpointWriter(db, stateFamily, metaFamily, CHECKPOINT_KEY, directory);
     }
 
     /**
@@ -296,6 +278,18 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return bytes;
     }
 
+    /**
+     * What this checkpoint's copies may take: every hot key now, at its measured copy size, and a
+     * quarter more (keys come during the snapshot); 0 before any was measured.
+     */
+    private long expectedCopyBytes() {
+        long bytes = 0;
+        for (StoreTable t : tables.values()) {
+            bytes += (long) t.size() * t.copyBytesPerKey();
+        }
+        return bytes + bytes / 4;
+    }
+
     boolean sizingStale() {
         return sizing.stale();
     }
@@ -352,6 +346,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             throw new IllegalStateException("a checkpoint is already being taken");
         }
         awaitCheckpoint();
+        copies.reserve(expectedCopyBytes());
         snapshot = current;
         current = spare;
         spare = null;
@@ -370,8 +365,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         WriteBuffer frozen = snapshot;
         snapshot = null;
         writing = frozen;
-        long start = System.nanoTime();
-        written = after.thenRunAsync(() -> write(frozen, copies, record, start), writer);
+        written = writer.write(frozen, copies, record, after);
         return written;
     }
 
@@ -400,74 +394,12 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return bufferedBytes() >= memory.writeBufferBytesPerTask();
     }
 
-    /** Writes a checkpoint: its changes, then its copies (newer: a later put of a key in a batch wins), then its record. */
-    private void write(WriteBuffer buffer, WriteBuffer copied, byte[] record, long start) {
-        long bytes = record.length;
-        try (WriteBatch batch = new WriteBatch(); WriteOptions sync = new WriteOptions().setSync(true)) {
-            for (byte[] prefix : buffer.droppedPrefixes()) {
-                byte[] end = prefix.clone();
-                end[end.length - 1] = 1;
-                batch.deleteRange(stateFamily, prefix, end);
-            }
-            bytes += addTo(batch, buffer, copied);
-            bytes += addTo(batch, copied, null);
-            batch.put(metaFamily, CHECKPOINT_KEY, record);
-
-            db.write(sync, batch);
-        } catch (RocksDBException e) {
-            throw new DurableStateException("cannot write a checkpoint to " + directory + ": " + e.getMessage(), e);
-        }
-        checkpoints = checkpoints + 1; // one writer thread
-        lastCheckpointBytes = bytes;
-        lastCheckpointNanos = System.nanoTime() - start;
-    }
-
-    /**
-     * Adds a buffer's entries to a batch through the writer thread's direct buffers, but those
-     * {@code newer} has too (a key evicted, loaded back and changed before the checkpoint began is
-     * in both, and written once: into the memtables once); returns the bytes put.
-     */
-    private long addTo(WriteBatch batch, WriteBuffer buffer, WriteBuffer newer) throws RocksDBException {
-        long bytes = 0;
-        ByteKeyIndex keys = buffer.keys();
-        byte[] arena = buffer.arena();
-        for (int i = 0, n = buffer.count(); i < n; i++) {
-            int slot = buffer.slotAt(i);
-            int keyLength = keys.keyLength(slot);
-            if (batchKey.capacity() < keyLength) {
-                batchKey = ByteBuffer.allocateDirect(Math.max(keyLength, batchKey.capacity() * 2));
-            }
-            if (batchKeyBytes.length < keyLength) {
-                batchKeyBytes = new byte[batchKey.capacity()];
-            }
-            keys.copyKey(slot, batchKeyBytes, 0);
-            if (newer != null && newer.count() > 0 && newer.find(batchKeyBytes, 0, keyLength) >= 0) {
-                continue;
-            }
-            batchKey.clear();
-            batchKey.put(batchKeyBytes, 0, keyLength).flip();
-            int len = buffer.valueLength(slot);
-            if (len == WriteBuffer.DELETED) {
-                batch.delete(stateFamily, batchKey);
-            } else {
-                if (batchValue.capacity() < len) {
-                    batchValue = ByteBuffer.allocateDirect(Math.max(len, batchValue.capacity() * 2));
-                }
-                batchValue.clear();
-                batchValue.put(arena, buffer.valueOffset(slot), len).flip();
-                batch.put(stateFamily, batchKey, batchValue);
-                bytes += len + keyLength;
-            }
-        }
-        return bytes;
-    }
-
     /**
      * Whether RocksDB holds a complete checkpoint: one was restored at open or written since.
      * Task's thread.
      */
     public boolean hasCheckpoint() {
-        return lastRecord != null || checkpoints > 0;
+        return lastRecord != null || writer.checkpoints() > 0;
     }
 
     /**
@@ -489,15 +421,15 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     /** Checkpoints written since the store was opened (read after {@link #awaitCheckpoint()}). */
     public long checkpoints() {
-        return checkpoints;
+        return writer.checkpoints();
     }
 
     public long lastCheckpointBytes() {
-        return lastCheckpointBytes;
+        return writer.lastBytes();
     }
 
     public long lastCheckpointNanos() {
-        return lastCheckpointNanos;
+        return writer.lastNanos();
     }
 
     /**
@@ -534,12 +466,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         try {
             awaitCheckpoint();
         } finally {
-            writer.shutdown();
-            try {
-                writer.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            writer.close();
             stateFamily.close();
             metaFamily.close();
             db.close();

@@ -49,6 +49,20 @@ final class WriteBuffer {
         used += length;
     }
 
+    /**
+     * Grows the arena to hold {@code bytes} of values at once when it is less than half that: one
+     * allocation of the size expected instead of a chain of doublings (which allocate twice the
+     * final size). Not when it is merely smaller: the estimate moves a little from one checkpoint
+     * to the next, and growing to each new estimate copied the whole arena every checkpoint (E1:
+     * 67 B/event allocated instead of 22); a put past the arena still doubles it.
+     */
+    void reserve(long bytes) {
+        long target = Math.min(Integer.MAX_VALUE - 8, bytes);
+        if (target > 2L * arena.length) {
+            arena = Arrays.copyOf(arena, (int) target);
+        }
+    }
+
     void delete(byte[] key, int keyOffset, int keyLength) {
         int slot = entry(key, keyOffset, keyLength);
         valueLengths[slot] = DELETED;
