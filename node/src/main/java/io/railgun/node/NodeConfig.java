@@ -25,7 +25,9 @@ import java.util.Map;
  * @param maxBatchEvents       most events in one batch (413 beyond)
  * @param requestTimeoutMs     how long a request waits for its replies before 503 with Retry-After
  * @param checkpointIntervalMs how often each task checkpoints
- * @param hotKeys              hot-tier keys per GROUP BY field list per task (250,000 by default: a node runs many tasks)
+ * @param hotKeys              at most this many hot-tier keys per GROUP BY field list per task; by default
+ *                             ({@link #DEFAULT_HOT_KEYS}, no cap) the state memory budget alone decides: a
+ *                             task's hot share holds as many keys as their measured size fits
  * @param minDedupHorizonMs    the shortest dedup horizon (event ids remembered at least this long)
  * @param maxConnections       most HTTP connections open at once (refused at once beyond)
  * @param maxConnectionsPerAddress most HTTP connections open at once from one client address
@@ -82,6 +84,8 @@ public record NodeConfig(
     public static final int DEFAULT_PORT = 7070;
     /** 50 MiB/s: a 7-day task of 1M events (about 100 MB) in about 2 s, leaving the disk to active tasks. */
     public static final long DEFAULT_RECOVERY_RATE_BYTES = 50L << 20;
+    /** Default hot-key cap: none, the state memory budget sizes each task's hot tier. */
+    public static final int DEFAULT_HOT_KEYS = Integer.MAX_VALUE;
     /** Default state memory budget: 1 GiB (0.4 GiB RocksDB off-heap, 0.6 GiB of heap). */
     public static final long DEFAULT_STATE_MEMORY_BYTES = 1L << 30;
 
@@ -138,7 +142,7 @@ public record NodeConfig(
     public static NodeConfig defaults() {
         return new NodeConfig(DEFAULT_HOST, DEFAULT_PORT, Path.of("data"), null, 0, "node-1",
                 Math.max(1, Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
-                16L << 20, 10_000, 10_000, 10_000, 250_000, 3_600_000L, defaultMaxConnections(), 1_000, 60_000,
+                16L << 20, 10_000, 10_000, 10_000, DEFAULT_HOT_KEYS, 3_600_000L, defaultMaxConnections(), 1_000, 60_000,
                 10_000, 30_000, DEFAULT_RECOVERY_RATE_BYTES, AUTO_TOPIC_REPLICATION,
                 DEFAULT_INPUT_RETENTION_MS, DEFAULT_STATE_MEMORY_BYTES);
     }

@@ -16,10 +16,12 @@ import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.engine.state.InMemoryStateStore;
 import io.railgun.engine.state.durable.DurableStateOptions;
 import io.railgun.engine.state.durable.DurableStateStore;
+import io.railgun.engine.state.durable.StateMemory;
 import io.railgun.engine.task.Reply;
 import io.railgun.engine.task.TaskOptions;
 import io.railgun.engine.task.TaskProcessor;
 import io.railgun.engine.task.TaskStorage;
+import io.railgun.node.NodeConfig;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.invoke.MethodHandles;
@@ -73,7 +75,12 @@ public final class EngineBench {
                                                   fresh child JVM (same JVM flags), print both and the ratio
               --rounds N                          with --compare-state: alternate memory/durable N times (default 1);
                                                   the ratio is of the medians
-              --hot-keys N                        durable: keys per GROUP BY held in memory (default 1000000)
+              --hot-keys N                        durable: keys per GROUP BY held in memory, a fixed limit without a
+                                                  memory budget. Default: the node's defaults, a state memory budget
+                                                  (--state-memory) whose hot share holds as many keys as their
+                                                  measured size fits, capped by the node's default --hot-keys
+              --state-memory BYTES                durable without --hot-keys: the node's state memory budget
+                                                  (default the node's, 1 GiB; e.g. 536870912)
               --checkpoint-interval-ms MS         durable: time between checkpoints (default 10000)
               --cache-chunks N                    disk: chunk cache size (default 220, as in the paper)
               --data-dir DIR                      disk/durable: task directories (default bench-results/reservoirs; wiped)
@@ -116,7 +123,17 @@ public final class EngineBench {
     private record Options(String query, String window, int windows, int events, int cards, double rate,
                            double warmupFraction, boolean disk, int cacheChunks, Path dataDir, long dedupHorizonMs,
                            boolean baseline, boolean durable, boolean compareState, int rounds, int hotKeys,
-                           long checkpointIntervalMs) {}
+                           long checkpointIntervalMs, long stateMemoryBytes) {
+        /** Whether durable tasks share a node-like memory budget (no --hot-keys given). */
+        boolean budget() {
+            return hotKeys == 0;
+        }
+
+        /** The hot-key limit given, or the cap of the node's defaults under the budget. */
+        int hotKeyCap() {
+            return budget() ? NodeConfig.defaults().hotKeys() : hotKeys;
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         Options o = parse(args);
@@ -221,7 +238,8 @@ public final class EngineBench {
         boolean durable = false;
         boolean compareState = false;
         int rounds = 1;
-        int hotKeys = DurableStateOptions.DEFAULT_HOT_KEYS;
+        int hotKeys = 0; // 0: the node's defaults (budget-driven)
+        long stateMemoryBytes = NodeConfig.DEFAULT_STATE_MEMORY_BYTES;
         long checkpointIntervalMs = TaskStorage.DEFAULT_CHECKPOINT_INTERVAL_MS;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -245,6 +263,7 @@ public final class EngineBench {
                 case "--compare-state" -> compareState = true;
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--hot-keys" -> hotKeys = Integer.parseInt(args[++i]);
+                case "--state-memory" -> stateMemoryBytes = Long.parseLong(args[++i]);
                 case "--checkpoint-interval-ms" -> checkpointIntervalMs = Long.parseLong(args[++i]);
                 case "--cache-chunks" -> cacheChunks = Integer.parseInt(args[++i]);
                 case "--data-dir" -> dataDir = Path.of(args[++i]);
@@ -266,7 +285,18 @@ public final class EngineBench {
         // by default, so the only difference between them is the state store
         boolean onDisk = disk != null ? disk : durable || compareState;
         return new Options(query, window, windows, events, cards, rate, warmupFraction, onDisk, cacheChunks, dataDir,
-                dedupHorizonMs, baseline, durable, compareState, rounds, hotKeys, checkpointIntervalMs);
+                dedupHorizonMs, baseline, durable, compareState, rounds, hotKeys, checkpointIntervalMs, stateMemoryBytes);
+    }
+
+    /** The durable store's settings: the node's defaults within a budget, or a fixed hot-key limit. */
+    private static DurableStateOptions stateOptions(Options o, StateMemory memory) {
+        DurableStateOptions d = DurableStateOptions.defaults().withHotKeys(o.hotKeyCap());
+        return memory == null ? d : d.withMemory(memory);
+    }
+
+    private static String hotKeysText(Options o) {
+        return o.budget() ? String.format(Locale.ROOT, "from the node's %,d MiB state memory (capped at %,d)",
+                o.stateMemoryBytes() >> 20, o.hotKeyCap()) : String.format(Locale.ROOT, "%,d (fixed)", o.hotKeys());
     }
 
     /** FRAUD's longest window, [RANGE 180 DAYS], in seconds. */
@@ -349,8 +379,8 @@ public final class EngineBench {
             }
         }
 
-        System.out.printf("%n=== %s, state compared in the same run (%s reservoir; %,d events, %,d cards, hot keys %,d; %d round%s)%n",
-                o.query(), o.disk() ? "disk" : "memory", o.events(), o.cards(), o.hotKeys(), o.rounds(),
+        System.out.printf("%n=== %s, state compared in the same run (%s reservoir; %,d events, %,d cards, hot keys %s; %d round%s)%n",
+                o.query(), o.disk() ? "disk" : "memory", o.events(), o.cards(), hotKeysText(o), o.rounds(),
                 o.rounds() == 1 ? "" : "s, alternated");
         System.out.printf("%-10s %12s %10s %9s %9s %9s %9s %10s %12s %10s %12s %6s %6s%n", "state", "events/s", "alloc B/ev",
                 "p50 µs", "p99 µs", "p99.9 µs", "p99.99 µs", "max µs", "checkpoints", "evictions", "RocksDB MB", "CPU", "runq");
@@ -447,6 +477,8 @@ public final class EngineBench {
             deleteTree(o.dataDir());
         }
         List<TaskProcessor> tasks = new ArrayList<>();
+        // as a node: one budget shared by every durable task (closed after them)
+        StateMemory stateMemory = o.durable() && o.budget() ? new StateMemory(o.stateMemoryBytes()) : null;
         List<DiskReservoir> disks = new ArrayList<>();
         List<Path> stateDirs = new ArrayList<>();
         DiskReservoirOptions reservoirOptions = DiskReservoirOptions.defaults().withCache(o.cacheChunks(), 1L << 30);
@@ -457,7 +489,7 @@ public final class EngineBench {
             if (o.durable()) {
                 TaskStorage storage = TaskStorage.in(taskDir)
                         .withReservoir(reservoirOptions)
-                        .withState(DurableStateOptions.defaults().withHotKeys(o.hotKeys()))
+                        .withState(stateOptions(o, stateMemory))
                         .withCheckpointIntervalMs(o.checkpointIntervalMs());
                 t = TaskProcessor.open(stream, taskOptions, storage);
                 DiskReservoir d = diskReservoirOf(t);
@@ -580,6 +612,9 @@ public final class EngineBench {
             t.close();
         }
         long closeNs = System.nanoTime() - closeStart;
+        if (stateMemory != null) {
+            stateMemory.close();
+        }
         if (o.durable()) {
             long rocksAfterClose = sizeOf(stateDirs);
             long finalBytes = 0, finalNanos = 0;
@@ -589,9 +624,9 @@ public final class EngineBench {
             }
             DurableCounters a = durableAfter, b = durableBefore;
             System.out.printf("         durable: %,d checkpoints in the timed part (%,d in all, every %,d ms), last %.1f MB in %,d ms;"
-                            + " hot keys %,d (limit %,d per key table)%n",
+                            + " hot keys %,d (limit %,d per key table, %s; %,d B per hot key measured)%n",
                     a.checkpoints - b.checkpoints, a.checkpoints, o.checkpointIntervalMs(), a.lastCheckpointBytes / 1048576.0,
-                    a.lastCheckpointNanos / 1_000_000, a.hotKeys, o.hotKeys());
+                    a.lastCheckpointNanos / 1_000_000, a.hotKeys, a.hotLimit, hotKeysText(o), a.bytesPerHotKey);
             System.out.printf("         durable, timed part: %,d evictions (%.3f/event), %,d cold loads (%.3f/event), %,d RocksDB reads"
                             + " (%.3f/event); totals %,d / %,d / %,d%n",
                     a.evictions - b.evictions, (double) (a.evictions - b.evictions) / timed, a.coldLoads - b.coldLoads,
@@ -606,7 +641,7 @@ public final class EngineBench {
                             + "\"lastCheckpointBytes\":%d,\"lastCheckpointMs\":%.1f,\"hotKeys\":%d,\"evictions\":%d,\"evictionsTimed\":%d,"
                             + "\"coldLoads\":%d,\"coldLoadsTimed\":%d,\"coldReads\":%d,\"coldReadsTimed\":%d,\"rocksDbBytes\":%d,"
                             + "\"rocksDbBytesAfterClose\":%d,\"closeMs\":%.1f,\"finalCheckpointBytes\":%d,\"finalCheckpointMs\":%.1f",
-                    o.hotKeys(), o.checkpointIntervalMs(), a.checkpoints - b.checkpoints, a.checkpoints,
+                    a.hotLimit, o.checkpointIntervalMs(), a.checkpoints - b.checkpoints, a.checkpoints,
                     a.lastCheckpointBytes, a.lastCheckpointNanos / 1e6, a.hotKeys, a.evictions, a.evictions - b.evictions,
                     a.coldLoads, a.coldLoads - b.coldLoads, a.coldReads, a.coldReads - b.coldReads, rocksBytes,
                     rocksAfterClose, closeNs / 1e6, finalBytes, finalNanos / 1e6);
@@ -752,9 +787,10 @@ public final class EngineBench {
 
     /** Durable stores' counters summed over the tasks (zero for in-memory tasks). */
     private record DurableCounters(long checkpoints, long lastCheckpointBytes, long lastCheckpointNanos, long hotKeys,
-                                   long evictions, long coldLoads, long coldReads) {
+                                   long evictions, long coldLoads, long coldReads, long hotLimit, long bytesPerHotKey) {
         static DurableCounters of(TaskProcessor[] tasks) {
             long checkpoints = 0, bytes = 0, nanos = 0, hot = 0, evictions = 0, loads = 0, reads = 0;
+            long limit = 0, perKey = 0;
             for (TaskProcessor t : tasks) {
                 DurableStateStore s = t.durableState();
                 if (s == null) {
@@ -767,8 +803,10 @@ public final class EngineBench {
                 hot += t.hotKeys();
                 evictions += t.evictions();
                 loads += t.coldLoads();
+                limit = limit == 0 ? s.hotKeyLimit() : Math.min(limit, s.hotKeyLimit());
+                perKey = Math.max(perKey, s.hotBytesPerKey());
             }
-            return new DurableCounters(checkpoints, bytes, nanos, hot, evictions, loads, reads);
+            return new DurableCounters(checkpoints, bytes, nanos, hot, evictions, loads, reads, limit, perKey);
         }
     }
 

@@ -76,6 +76,12 @@ final class KeyTable {
     private long evictions;
     private long loads;
     private int sweep = -1; // next slot the snapshot sweep looks at; -1: no snapshot being taken
+    // external (outside the records) bytes of the keys serialised since the last report, and their count
+    private long externalBytes;
+    private long serialisedBytes;
+    private long serialised;
+    private int externalPerKey;
+    private int serialisedPerKey;
 
     KeyTable(String name, KeyEncoder encoder, KeyedState keys) {
         this.name = name;
@@ -182,8 +188,9 @@ final class KeyTable {
     }
 
     /**
-     * Evicts a key when the hot tier is full. The limit is read each time: a node's budget shrinks it
-     * as tasks come; then two keys go per insertion until the tier is within it again.
+     * Evicts a key when the hot tier is full. The limit is asked each time (the store keeps it, and
+     * recomputes it only when its inputs change): a node's budget shrinks it as tasks come; then two
+     * keys go per insertion until the tier is within it again.
      */
     private void makeRoom() {
         int limit = keys.hotLimit();
@@ -237,6 +244,7 @@ final class KeyTable {
         if (cold == null) {
             return;
         }
+        reportKeyBytes();
         for (int s = 0; s < slots; s++) {
             if ((flags[s] & DIRTY) != 0 && records[s * stride + HOLDERS] > 0) {
                 flags[s] = (byte) ((flags[s] & ~DIRTY) | SNAPSHOT);
@@ -302,10 +310,32 @@ final class KeyTable {
                 out.putLong(n.aggregatorId(k)).putInt(a.width()).putLongs(records, base + n.segment() + a.offset(), a.width());
                 int lengthAt = out.reserveInt();
                 a.saveExternal(slot, out);
-                out.patchInt(lengthAt, out.length() - lengthAt - 4);
+                int external = out.length() - lengthAt - 4;
+                out.patchInt(lengthAt, external);
+                externalBytes += external;
             }
         }
         out.patchInt(countAt, count);
+        serialised++;
+        serialisedBytes += out.length() + keys.keyLength(slot); // what its copy holds: value and key
+    }
+
+    /**
+     * Tells the keyed state what a key costs here ({@link KeyedState#keyBytes}): the records' and
+     * flags' bytes per slot, and the mean external state and serialised size of the keys
+     * serialised since the last report (evicted or snapshotted: a sample of the keys that changed;
+     * the previous means when none was). Called when those can change — the arrays grown or laid out again, a snapshot
+     * begun — never per event.
+     */
+    private void reportKeyBytes() {
+        if (serialised > 0) {
+            externalPerKey = (int) Math.min(Integer.MAX_VALUE, externalBytes / serialised);
+            serialisedPerKey = (int) Math.min(Integer.MAX_VALUE, serialisedBytes / serialised);
+            externalBytes = 0;
+            serialisedBytes = 0;
+            serialised = 0;
+        }
+        keys.keyBytes(8 * stride + 1, externalPerKey, serialisedPerKey);
     }
 
     /** The attached node with this id, or null (a few nodes: a scan, no boxed map key per cold load). */
@@ -459,6 +489,7 @@ final class KeyTable {
         }
         records = next;
         stride = newStride;
+        reportKeyBytes();
     }
 
     private void grow(int capacity) {
@@ -469,6 +500,7 @@ final class KeyTable {
         for (GroupByNode n : nodes) {
             n.ensureCapacity(slots);
         }
+        reportKeyBytes();
     }
 
     static Set<Aggregator> newIdentitySet() {

@@ -62,6 +62,14 @@ public final class ByteKeyIndex {
         return size;
     }
 
+    /**
+     * Heap bytes of the index's arrays now (buckets, slot table, free list, key arena and its
+     * compaction spare): what the index really holds, for a hot tier sized from a memory budget.
+     */
+    public long heapBytes() {
+        return 8L * table.length + 8L * keys.length + 4L * freeSlots.length + arena.length + spare.length;
+    }
+
     /** Slots are in [0, capacity): per-slot state arrays must be at least this long. */
     public int capacity() {
         return keys.length;

@@ -37,6 +37,16 @@ public interface KeyedState {
         return Integer.MAX_VALUE;
     }
 
+    /**
+     * The key table's own measure of what a key costs in memory, reported when it changes (its
+     * per-slot arrays grown or laid out again, and at each snapshot): {@code slotBytes} held per
+     * slot of {@link #capacity()} by its arrays, {@code externalBytesPerKey} the mean bytes of
+     * per-key state outside them (as serialised), and {@code serialisedBytesPerKey} the mean size
+     * of a key's serialised state and key bytes (what a checkpoint's copy of it holds). A store that bounds its
+     * hot tier by a memory budget sizes {@link #hotLimit()} from it; others ignore it.
+     */
+    default void keyBytes(int slotBytes, int externalBytesPerKey, int serialisedBytesPerKey) {}
+
     /** Where keys beyond the hot limit live, or null when every key stays in memory. */
     default ColdKeys cold() {
         return null;

@@ -28,14 +28,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Twelve durable tasks in one 64 MiB {@link StateMemory}, each with ten times more keys than its
+ * Twelve durable tasks in one 64 MiB {@link StateMemory}, each with several times more keys than its
  * hot share holds, so keys are evicted, checkpointed, flushed and read back through the one block
  * cache all the time. RocksDB's memory, by its own properties (the shared cache's usage, which the
  * write-buffer manager charges memtables to, plus table readers outside the cache), stays within
  * its share of the budget with a tolerance of 10% (the cache's limit is not strict); the memtables
  * within 75% of it (half, plus those being flushed); each task's
  * buffers (changes, checkpoint snapshot, checkpoint being written) within its share with the same
- * tolerance; and every reply equals an exact oracle. Closing tasks grows the others' hot share.
+ * tolerance; the hot tier's keys, at their measured size, within the task's hot share; and every
+ * reply equals an exact oracle. Closing tasks grows the others' hot share and limit.
  */
 class StateMemoryBudgetTest {
     private static final int TASKS = 12;
@@ -68,7 +69,9 @@ class StateMemoryBudgetTest {
 
     @Test
     void manyTasksStayWithinOneBudgetAndExact() throws Exception {
-        run(0);
+        // capped as a node's --hot-keys does: the budget alone (keys measured at about 230 bytes) would
+        // hold 16,384 of each task's 25,000 cards, and few would be read back
+        run(0, 2_048);
     }
 
     /**
@@ -79,10 +82,10 @@ class StateMemoryBudgetTest {
      */
     @Test
     void aTightBudgetIsNotExceeded() throws Exception {
-        run(88);
+        run(88, Integer.MAX_VALUE);
     }
 
-    private void run(int idleTasks) throws Exception {
+    private void run(int idleTasks, int hotKeyCap) throws Exception {
         try (StateMemory memory = new StateMemory(StateMemory.MIN_BYTES)) {
             List<AutoCloseable> idle = new ArrayList<>();
             for (int i = 0; i < idleTasks; i++) {
@@ -92,7 +95,7 @@ class StateMemoryBudgetTest {
             List<Map<String, long[]>> oracles = new ArrayList<>();
             for (int t = 0; t < TASKS; t++) {
                 TaskStorage storage = TaskStorage.in(dir.resolve("task-" + t)).withCheckpointIntervalMs(100)
-                        .withState(DurableStateOptions.defaults().withMemory(memory));
+                        .withState(DurableStateOptions.defaults().withHotKeys(hotKeyCap).withMemory(memory));
                 TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage);
                 task.addMetrics(StatementBinder.bind(STREAM, QueryParser.parse(
                         "SELECT SUM(amount) AS s, COUNT(*) AS n FROM payments GROUP BY card [RANGE 1 HOUR]"), Set.of()));
@@ -100,9 +103,13 @@ class StateMemoryBudgetTest {
                 oracles.add(new HashMap<>());
             }
             int hotLimit = tasks.getFirst().durableState().hotKeyLimit();
-            assertThat(hotLimit).as("hot keys per task: 40% of 64 MiB / the tasks / 1 KiB")
-                    .isEqualTo((int) (StateMemory.MIN_BYTES * 2 / 5 / (TASKS + idleTasks) / StateMemory.BYTES_PER_HOT_KEY));
+            long share = memory.hotBytesPerTask();
+            assertHotTierWithin(hotLimit, hotKeyCap, tasks.getFirst().durableState().hotBytesPerKey(), share);
             SplittableRandom random = new SplittableRandom(42);
+            long[] lastHot = new long[TASKS];
+            long[] lastLimit = new long[TASKS];
+            long overLimit = 0;
+            long maxCopies = 0;
             long maxRocks = 0;
             long maxMemtables = 0;
             long maxBuffered = 0;
@@ -120,7 +127,19 @@ class StateMemoryBudgetTest {
                     assertThat(r.longValue(0)).as("sum of %s", card).isEqualTo(expected[0]);
                     assertThat(r.longValue(1)).as("count of %s", card).isEqualTo(expected[1]);
                     maxBuffered = Math.max(maxBuffered, task.durableState().bufferedBytes());
-                    assertThat(task.hotKeys()).isLessThanOrEqualTo(hotLimit);
+                    maxCopies = Math.max(maxCopies, task.durableState().checkpointCopyBytes());
+                    long hot = task.hotKeys();
+                    int limit = task.durableState().hotKeyLimit();
+                    if (hot > limit) {
+                        // the limit fell (the keys' measured size grew past the power of two that fitted):
+                        // the tier shrinks towards it, two keys evicted per insertion, and does not grow
+                        // meanwhile (but for a key inserted under the old limit by the event that lowered it)
+                        assertThat(hot).as("hot keys over a lowered limit")
+                                .isLessThanOrEqualTo(Math.max(lastHot[t], lastLimit[t]));
+                        overLimit++;
+                    }
+                    lastHot[t] = hot;
+                    lastLimit[t] = limit;
                 }
                 if (i % 500 == 0) {
                     long memtables = 0;
@@ -143,15 +162,19 @@ class StateMemoryBudgetTest {
                 checkpoints += task.durableState().checkpoints();
             }
             System.out.printf("[state memory budget] %,d checkpoints; %d tasks in %,d MiB: RocksDB at most %,d KiB of %,d KiB, memtables %,d"
-                            + " KiB of %,d KiB, a task's buffers %,d KiB of %,d KiB; %,d hot keys per task, %,d RocksDB reads%n",
+                            + " KiB of %,d KiB, a task's buffers %,d KiB of %,d KiB; %,d hot keys per task at first, %,d at the end (%,d B a key);"
+                            + " %,d events over a lowered limit; %,d RocksDB reads%n",
                     checkpoints, TASKS + idleTasks, memory.budgetBytes() >> 20, maxRocks >> 10, memory.rocksDbBytes() >> 10, maxMemtables >> 10,
                     memory.rocksDbBytes() >> 11, maxBuffered >> 10, memory.writeBufferBytesPerTask() >> 10, hotLimit,
-                    coldReads);
+                    tasks.getFirst().durableState().hotKeyLimit(), tasks.getFirst().durableState().hotBytesPerKey(),
+                    overLimit, coldReads);
             assertThat(coldReads).as("keys read back from RocksDB (the cache was used)").isGreaterThan(100_000);
             assertThat(maxRocks).as("RocksDB memory").isLessThanOrEqualTo((long) (memory.rocksDbBytes() * TOLERANCE));
             // the write-buffer manager flushes at its limit (half the share) and stalls writers beyond it, but
             // memtables being flushed still count until written (measured: up to 62% of the share): at most 75%
             assertThat(maxMemtables).as("memtables").isLessThanOrEqualTo(memory.rocksDbBytes() * 3 / 4);
+            assertThat(maxCopies).as("hot keys' checkpoint copies: within the hot share, which counts them")
+                    .isLessThanOrEqualTo((long) (memory.hotBytesPerTask() * TOLERANCE));
             assertThat(maxBuffered).as("a task's buffers")
                     .isLessThanOrEqualTo((long) (memory.writeBufferBytesPerTask() * TOLERANCE));
 
@@ -161,12 +184,32 @@ class StateMemoryBudgetTest {
             for (int t = TASKS - 1; t >= 3; t--) {
                 tasks.remove(t).close();
             }
-            assertThat(tasks.getFirst().durableState().hotKeyLimit()).as("hot keys per task with 3 tasks left")
-                    .isEqualTo((int) (StateMemory.MIN_BYTES * 2 / 5 / 3 / StateMemory.BYTES_PER_HOT_KEY));
+            int grown = tasks.getFirst().durableState().hotKeyLimit();
+            assertThat(grown).as("hot keys per task with 3 tasks left").isGreaterThanOrEqualTo(hotLimit);
+            if (hotLimit < hotKeyCap) {
+                assertThat(grown).as("hot keys per task with 3 tasks left").isGreaterThan(hotLimit);
+            }
+            assertHotTierWithin(grown, hotKeyCap, tasks.getFirst().durableState().hotBytesPerKey(), memory.hotBytesPerTask());
             for (TaskProcessor task : tasks) {
                 task.close();
             }
             assertThat(memory.tasks()).isZero();
+        }
+    }
+
+    /**
+     * The limit's keys, at their measured size, fit the share, and (unless capped) twice as many
+     * would not: the limit is the largest power of two that fits, or the floor of 16 keys.
+     */
+    private static void assertHotTierWithin(int limit, int cap, long bytesPerKey, long shareBytes) {
+        assertThat(bytesPerKey).as("measured bytes per hot key (records, flags, index, checkpoint copy)")
+                .isBetween(40L, 1024L);
+        if (limit > 16) {
+            assertThat(limit * bytesPerKey).as("hot keys' bytes within the task's share").isLessThanOrEqualTo(shareBytes);
+        }
+        if (limit < cap) {
+            assertThat(2L * limit * bytesPerKey).as("twice the limit would not fit").isGreaterThan(shareBytes);
+            assertThat(Integer.bitCount(limit)).as("a power of two").isEqualTo(1);
         }
     }
 

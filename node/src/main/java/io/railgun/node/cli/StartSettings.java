@@ -62,7 +62,9 @@ public final class StartSettings {
     public static final Setting<Long> CHECKPOINT_INTERVAL = Setting.of("checkpoint-interval", "DURATION",
             ValueTypes.POSITIVE_DURATION, DEFAULTS.checkpointIntervalMs(), "How often each task checkpoints");
     public static final Setting<Integer> HOT_KEYS = Setting.of("hot-keys", "N", ValueTypes.POSITIVE_INT,
-            DEFAULTS.hotKeys(), "Keys kept in memory (hot tier) per GROUP BY field list per task; the rest on disk");
+            DEFAULTS.hotKeys(), "Most keys kept in memory (hot tier) per GROUP BY field list per task; the rest on"
+                    + " disk. By default no cap: each task's share of --state-memory holds as many keys as their"
+                    + " measured size fits").withDefaultText("from --state-memory");
     public static final Setting<Long> MIN_DEDUP_HORIZON = Setting.of("min-dedup-horizon", "DURATION",
             ValueTypes.DURATION, DEFAULTS.minDedupHorizonMs(),
             "Shortest time event ids are remembered to detect duplicates (longer when windows are longer)");

@@ -1,6 +1,5 @@
 package io.railgun.engine.state.durable;
 
-import io.railgun.engine.state.ByteKeyIndex;
 import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.state.KeyedState;
 import io.railgun.engine.state.StateReader;
@@ -15,9 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Checkpoint;
@@ -31,24 +27,24 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteOptions;
 
 /**
  * A task's durable aggregation state: RocksDB is the store of record, a bounded in-memory hot tier
- * (the key tables, at most {@link DurableStateOptions#hotKeys()} keys each) serves the common case,
+ * (the key tables, each at most the keys {@link HotTierSizing} gives it: the option's
+ * {@link DurableStateOptions#hotKeys()}, or what its share of a node's budget holds) serves the common case,
  * and RocksDB is never written on an event's path.
  *
  * <p><b>Tiers.</b> A key evicted from the hot tier changed goes to the {@link WriteBuffer} (memory);
- * reading a key that is not hot looks in the write buffer, then in the buffer of the checkpoint
- * being taken, then in that of the checkpoint being written, then — unless the {@link StoredKeyFilter}
+ * reading a key that is not hot looks in the write buffer, then in the hot keys' copies of the
+ * checkpoint under way (one buffer of its own, reused checkpoint after checkpoint), then in the
+ * buffer of changes of the checkpoint being taken, then in that of the checkpoint being written, then — unless the {@link StoredKeyFilter}
  * of keys ever stored says it never was (key tables; dedup ids are always looked up) — in RocksDB (block cache, bloom filters, disk). RocksDB keys are the key
  * table's name, a zero byte, then the key's bytes; values are key states as the key table
  * serialises them.
  *
  * <p><b>Checkpoints.</b> {@link #beginCheckpoint} sets the write buffer aside as the checkpoint's;
  * the task adds to it the hot keys changed before that point (its snapshot, saved a few keys per
- * event, copy on write), then {@link #finishCheckpoint} has a background thread write it, with the
+ * event, copy on write), then {@link #finishCheckpoint} has the {@link CheckpointWriter}'s thread write it, with the
  * task's checkpoint record, as one synced atomic RocksDB batch, once the given future (the
  * reservoir's files being synced) completes. So RocksDB always holds exactly the last complete checkpoint: a
  * crash at any point leaves the previous checkpoint or the new one, never a mix. One checkpoint is
@@ -62,7 +58,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private static final byte[] CHECKPOINT_KEY = "checkpoint".getBytes(StandardCharsets.UTF_8);
     /** The key table of the dedup ids moved out of memory ({@link #dedupIds()}); key tables are named "by...". */
     private static final String DEDUP_TABLE = "ids";
-    private static final int MIN_HOT_KEYS = 16;
 
     static {
         RocksDB.loadLibrary();
@@ -75,15 +70,20 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private final ColumnFamilyHandle stateFamily;
     private final ColumnFamilyHandle metaFamily;
     private final ReadOptions readOptions = new ReadOptions();
-    private final ExecutorService writer;
+    private final CheckpointWriter writer;
     private final AutoCloseable budgetLease; // null without a shared budget
-    private TableState dedupIds;
+    private StoreTable dedupIds;
 
-    private final Map<String, TableState> tables = new HashMap<>();
+    private final Map<String, StoreTable> tables = new HashMap<>();
+    private final HotTierSizing sizing;
     private WriteBuffer current = new WriteBuffer();
     private WriteBuffer spare = new WriteBuffer();
     private WriteBuffer snapshot; // the checkpoint being taken: changes before it began, then the keys it saves
     private WriteBuffer writing; // frozen, being written by the writer thread
+    // the hot keys' copies of the checkpoint being taken or written (never both: a checkpoint begins
+    // once the last one is written), newer than that checkpoint's changes; one buffer, reused, so
+    // its arena grows once to the copies' size rather than once in each of the rotating buffers
+    private final WriteBuffer copies = new WriteBuffer();
     private CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
     private final byte[] lastRecord;
 
@@ -92,10 +92,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private byte[] readScratch = new byte[4096];
     private byte[] keyScratch = new byte[256];
 
-    // written by the checkpoint writer thread, read by any
-    private volatile long checkpoints;
-    private volatile long lastCheckpointBytes;
-    private volatile long lastCheckpointNanos;
     private long coldReads;
     private long filteredReads;
     private final StoredKeyFilter stored;
@@ -135,9 +131,12 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         this.stateFamily = handles.get(1);
         this.lastRecord = db.get(metaFamily, CHECKPOINT_KEY);
         this.budgetLease = memory == null ? null : memory.attach();
-        // the filter covers the key tables' keys, not the dedup ids (see TableState#filtered): the
+        // the filter covers the key tables' keys, not the dedup ids (see StoreTable#filtered): the
         // ids of a long horizon are not read back at open, and their lookups go to RocksDB
-        this.stored = new StoredKeyFilter(2L * options.hotKeys());
+        this.sizing = new HotTierSizing(memory, options.hotKeys());
+        // a first layer for twice the hot keys, at most 2^21 (8 MiB): the cap may be "unbounded"
+        // (a budget decides) and the filter adds layers as keys come anyway
+        this.stored = new StoredKeyFilter(Math.min(1L << 21, 2L * options.hotKeys()));
         byte[] dedupPrefix = prefixOf(DEDUP_TABLE);
         byte[] afterDedup = dedupPrefix.clone();
         afterDedup[afterDedup.length - 1] = 1;
@@ -154,11 +153,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
                 stored.add(k, 0, k.length);
             }
         }
-        this.writer = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "state-checkpoint-" + directory.getFileName());
-            t.setDaemon(true);
-            return t;
-        });
+        this.writer = new CheckpointWriter(db, stateFamily, metaFamily, CHECKPOINT_KEY, directory);
     }
 
     /**
@@ -187,14 +182,21 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     @Override
     public KeyedState keyedState(String name) {
-        return tables.computeIfAbsent(name, TableState::new);
+        StoreTable t = tables.get(name);
+        if (t == null) {
+            t = new StoreTable(this, name, true);
+            tables.put(name, t);
+            resizeAll(); // one more table shares the task's hot share
+        }
+        return t;
     }
 
     /** Drops a key table: its hot keys now, its stored keys with the next checkpoint. */
     @Override
     public void drop(String name) {
-        TableState t = tables.remove(name);
+        StoreTable t = tables.remove(name);
         current.dropPrefix(t != null ? t.prefix : prefixOf(name));
+        resizeAll();
     }
 
     /**
@@ -204,7 +206,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
      */
     public ColdKeys dedupIds() {
         if (dedupIds == null) {
-            dedupIds = new TableState(DEDUP_TABLE);
+            dedupIds = new StoreTable(this, DEDUP_TABLE, false);
         }
         return dedupIds;
     }
@@ -221,19 +223,92 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return options.memory() == null ? options.writeBufferBytes() : options.memory().writeBufferBytesPerTask() / 4;
     }
 
-    /** Heap bytes of the changes held: since the last checkpoint, and the checkpoints' being taken and written. */
+    /**
+     * Heap bytes of the changes held (the write-buffer share): since the last checkpoint, and the
+     * checkpoints' being taken and written, without the hot keys' copies
+     * ({@link #checkpointCopyBytes()}, counted with the hot tier).
+     */
     public long bufferedBytes() {
         return current.bytes() + (snapshot == null ? 0 : snapshot.bytes()) + (writing == null ? 0 : writing.bytes());
     }
 
-    /** The hot-key limit of each key table now: the option, or less when a shared budget's share is smaller. */
+    /**
+     * Heap bytes of the hot keys' copies in the checkpoint being taken or written: part of what a
+     * hot key costs ({@code StoreTable#bytesPerKey}), so counted in the hot tiers' share.
+     */
+    public long checkpointCopyBytes() {
+        return copies.bytes();
+    }
+
+    /**
+     * The smallest hot-key limit of the key tables now (the option's with none): the option, or
+     * what a shared budget's share holds at the keys' measured size ({@link HotTierSizing}).
+     */
     public int hotKeyLimit() {
-        StateMemory memory = options.memory();
-        if (memory == null) {
-            return options.hotKeys();
+        if (sizingStale()) {
+            resizeAll();
         }
-        long perTable = memory.hotBytesPerTask() / Math.max(1, tables.size()) / StateMemory.BYTES_PER_HOT_KEY;
-        return (int) Math.max(MIN_HOT_KEYS, Math.min(options.hotKeys(), perTable));
+        int min = options.memory() == null ? options.hotKeys() : Integer.MAX_VALUE;
+        for (StoreTable t : tables.values()) {
+            min = Math.min(min, t.hotLimit());
+        }
+        return min == Integer.MAX_VALUE ? options.hotKeys() : min;
+    }
+
+    /** Heap bytes a hot key of the key tables costs now, as measured (the largest over the tables; 0 with none). */
+    public long hotBytesPerKey() {
+        long max = 0;
+        for (StoreTable t : tables.values()) {
+            max = Math.max(max, t.bytesPerKey());
+        }
+        return max;
+    }
+
+    /**
+     * The most bytes the hot keys' copies in one checkpoint can take: every hot key of every table
+     * changed. A buffer keeps arrays that size (see {@link WriteBuffer#clear}): the hot share
+     * reserves it anyway, and giving it back made every checkpoint allocate its copies' arena anew.
+     */
+    private long copyBound() {
+        long bytes = 0;
+        for (StoreTable t : tables.values()) {
+            // the keys there can be: the limit, or (a large limit without a budget) those present with room to grow
+            bytes += (long) Math.min(t.hotLimit(), t.size() * 2L + 1024) * t.copyBytesPerKey();
+        }
+        return bytes;
+    }
+
+    /**
+     * What this checkpoint's copies may take: every hot key now, at its measured copy size, and a
+     * quarter more (keys come during the snapshot); 0 before any was measured.
+     */
+    private long expectedCopyBytes() {
+        long bytes = 0;
+        for (StoreTable t : tables.values()) {
+            bytes += (long) t.size() * t.copyBytesPerKey();
+        }
+        return bytes + bytes / 4;
+    }
+
+    boolean sizingStale() {
+        return sizing.stale();
+    }
+
+    /** Recomputes every table's limit: the task or table count changed. */
+    void resizeAll() {
+        sizing.share(tables.size());
+        for (StoreTable t : tables.values()) {
+            t.resize(sizing);
+        }
+    }
+
+    /** Recomputes one table's limit: its key size was measured anew. */
+    void resize(StoreTable t) {
+        if (sizing.stale()) {
+            resizeAll();
+        } else {
+            t.resize(sizing);
+        }
     }
 
     /**
@@ -255,6 +330,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             throw new DurableStateException("checkpoint of " + directory + " failed: " + e.getCause(), e.getCause());
         }
         writing.clear(writeBufferLimit());
+        copies.clear(copyBound());
         spare = writing;
         writing = null;
         return false;
@@ -270,6 +346,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             throw new IllegalStateException("a checkpoint is already being taken");
         }
         awaitCheckpoint();
+        copies.reserve(expectedCopyBytes());
         snapshot = current;
         current = spare;
         spare = null;
@@ -288,8 +365,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         WriteBuffer frozen = snapshot;
         snapshot = null;
         writing = frozen;
-        long start = System.nanoTime();
-        written = after.thenRunAsync(() -> write(frozen, record, start), writer);
+        written = writer.write(frozen, copies, record, after);
         return written;
     }
 
@@ -318,44 +394,12 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return bufferedBytes() >= memory.writeBufferBytesPerTask();
     }
 
-    private void write(WriteBuffer buffer, byte[] record, long start) {
-        long bytes = record.length;
-        try (WriteBatch batch = new WriteBatch(); WriteOptions sync = new WriteOptions().setSync(true)) {
-            for (byte[] prefix : buffer.droppedPrefixes()) {
-                byte[] end = prefix.clone();
-                end[end.length - 1] = 1;
-                batch.deleteRange(stateFamily, prefix, end);
-            }
-            ByteKeyIndex keys = buffer.keys();
-            for (int i = 0, n = buffer.count(); i < n; i++) {
-                int slot = buffer.slotAt(i);
-                byte[] key = new byte[keys.keyLength(slot)];
-                keys.copyKey(slot, key, 0);
-                int len = buffer.valueLength(slot);
-                if (len == WriteBuffer.DELETED) {
-                    batch.delete(stateFamily, key);
-                } else {
-                    int off = buffer.valueOffset(slot);
-                    batch.put(stateFamily, key, Arrays.copyOfRange(buffer.arena(), off, off + len));
-                    bytes += len + key.length;
-                }
-            }
-            batch.put(metaFamily, CHECKPOINT_KEY, record);
-            db.write(sync, batch);
-        } catch (RocksDBException e) {
-            throw new DurableStateException("cannot write a checkpoint to " + directory + ": " + e.getMessage(), e);
-        }
-        checkpoints = checkpoints + 1; // one writer thread
-        lastCheckpointBytes = bytes;
-        lastCheckpointNanos = System.nanoTime() - start;
-    }
-
     /**
      * Whether RocksDB holds a complete checkpoint: one was restored at open or written since.
      * Task's thread.
      */
     public boolean hasCheckpoint() {
-        return lastRecord != null || checkpoints > 0;
+        return lastRecord != null || writer.checkpoints() > 0;
     }
 
     /**
@@ -377,15 +421,15 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     /** Checkpoints written since the store was opened (read after {@link #awaitCheckpoint()}). */
     public long checkpoints() {
-        return checkpoints;
+        return writer.checkpoints();
     }
 
     public long lastCheckpointBytes() {
-        return lastCheckpointBytes;
+        return writer.lastBytes();
     }
 
     public long lastCheckpointNanos() {
-        return lastCheckpointNanos;
+        return writer.lastNanos();
     }
 
     /**
@@ -422,12 +466,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         try {
             awaitCheckpoint();
         } finally {
-            writer.shutdown();
-            try {
-                writer.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            writer.close();
             stateFamily.close();
             metaFamily.close();
             db.close();
@@ -448,7 +487,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         }
     }
 
-    private static byte[] prefixOf(String table) {
+    static byte[] prefixOf(String table) {
         byte[] name = table.getBytes(StandardCharsets.UTF_8);
         return Arrays.copyOf(name, name.length + 1); // name, then a zero byte
     }
@@ -464,14 +503,39 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return n;
     }
 
+    /** A table's key, under its prefix: its newest value from the write buffers, then RocksDB. */
+    boolean load(byte[] prefix, boolean filtered, byte[] key, int offset, int length, StateReader into) {
+        return load(fullKey(prefix, key, offset, length), filtered, into);
+    }
+
+    /** Keeps a table's key's state: a change since the last checkpoint, or a part of the snapshot being taken. */
+    void store(byte[] prefix, boolean filtered, boolean toSnapshot, byte[] key, int offset, int length, byte[] value,
+            int valueOffset, int valueLength) {
+        int n = fullKey(prefix, key, offset, length);
+        if (filtered) {
+            stored.add(keyScratch, 0, n);
+        }
+        if (toSnapshot) {
+            copies.put(keyScratch, 0, n, value, valueOffset, valueLength);
+        } else {
+            current.put(keyScratch, 0, n, value, valueOffset, valueLength);
+        }
+    }
+
+    /** Deletes a table's key with the next checkpoint. */
+    void delete(byte[] prefix, byte[] key, int offset, int length) {
+        current.delete(keyScratch, 0, fullKey(prefix, key, offset, length));
+    }
+
     /** Finds a full key's newest value: write buffers, then RocksDB. */
     private boolean load(int keyLength, boolean filtered, StateReader into) {
-        for (int layer = 0; layer < 3; layer++) {
-            WriteBuffer b = layer == 0 ? current : layer == 1 ? snapshot : writing;
+        for (int layer = 0; layer < 4; layer++) {
+            // newest first: changes since the checkpoint under way, its copies, its changes
+            WriteBuffer b = layer == 0 ? current : layer == 1 ? copies : layer == 2 ? snapshot : writing;
             if (b == null) {
                 continue;
             }
-            int slot = b.find(keyScratch, 0, keyLength);
+            int slot = b.count() == 0 ? -1 : b.find(keyScratch, 0, keyLength); // (no hash for an empty buffer)
             if (slot >= 0) {
                 int len = b.valueLength(slot);
                 if (len == WriteBuffer.DELETED) {
@@ -513,94 +577,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             return true;
         } catch (RocksDBException e) {
             throw new DurableStateException("cannot read state from " + directory + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** One key table: its hot keys in memory, the others behind {@link ColdKeys}. */
-    private final class TableState implements KeyedState, ColdKeys {
-        final byte[] prefix;
-        final ByteKeyIndex hot = new ByteKeyIndex(1024);
-        // whether the filter of stored keys holds this table's keys: not the dedup ids', which are
-        // too many to read back at open for a long horizon and are looked up in RocksDB directly
-        final boolean filtered;
-
-        TableState(String name) {
-            this.prefix = prefixOf(name);
-            this.filtered = !name.equals(DEDUP_TABLE);
-        }
-
-        @Override
-        public int find(byte[] key, int offset, int length) {
-            return hot.find(key, offset, length);
-        }
-
-        @Override
-        public int findOrInsert(byte[] key, int offset, int length) {
-            return hot.findOrInsert(key, offset, length);
-        }
-
-        @Override
-        public void release(int slot) {
-            hot.removeSlot(slot);
-        }
-
-        @Override
-        public int capacity() {
-            return hot.capacity();
-        }
-
-        @Override
-        public int size() {
-            return hot.size();
-        }
-
-        @Override
-        public int copyKey(int slot, byte[] dst, int dstOffset) {
-            return hot.copyKey(slot, dst, dstOffset);
-        }
-
-        @Override
-        public int keyLength(int slot) {
-            return hot.keyLength(slot);
-        }
-
-        @Override
-        public int hotLimit() {
-            return hotKeyLimit();
-        }
-
-        @Override
-        public ColdKeys cold() {
-            return this;
-        }
-
-        @Override
-        public boolean load(byte[] key, int offset, int length, StateReader into) {
-            return DurableStateStore.this.load(fullKey(prefix, key, offset, length), filtered, into);
-        }
-
-        @Override
-        public void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
-            int n = fullKey(prefix, key, offset, length);
-            if (filtered) {
-                stored.add(keyScratch, 0, n);
-            }
-            current.put(keyScratch, 0, n, value, valueOffset, valueLength);
-        }
-
-        @Override
-        public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
-            int n = fullKey(prefix, key, offset, length);
-            if (filtered) {
-                stored.add(keyScratch, 0, n);
-            }
-            snapshot.put(keyScratch, 0, n, value, valueOffset, valueLength);
-        }
-
-        @Override
-        public void delete(byte[] key, int offset, int length) {
-            int n = fullKey(prefix, key, offset, length);
-            current.delete(keyScratch, 0, n);
         }
     }
 }

@@ -15,8 +15,8 @@ import org.rocksdb.WriteBufferManager;
  *   ├─ 40% RocksDB, off-heap: ONE block cache for all tasks (data, index and filter blocks), to
  *   │      which ONE write-buffer manager charges every memtable (at most half of the 40%); when
  *   │      memtables reach their limit RocksDB stalls the checkpoint writers until flushes free it
- *   ├─ 40% hot tiers, on heap: the key tables' hot keys, estimated at {@value #BYTES_PER_HOT_KEY}
- *   │      bytes a key: each task's share / its key tables / that estimate = its hot-key limit
+ *   ├─ 40% hot tiers, on heap: the key tables' hot keys; each task's share / its key tables = a
+ *   │      table's share, holding as many keys as their measured size fits ({@code HotTierSizing})
  *   └─ 20% write buffers, on heap: each task's changes since its last checkpoint plus the buffers
  *          of the checkpoint being taken and of the one being written (snapshots count)
  * </pre>
@@ -32,8 +32,6 @@ import org.rocksdb.WriteBufferManager;
  * the node after every store using it is closed.
  */
 public final class StateMemory implements AutoCloseable {
-    /** Estimated heap bytes of one hot key (key bytes, index entry, aggregate records, per-key structures). */
-    public static final long BYTES_PER_HOT_KEY = 1024;
     /** Smallest budget accepted: 64 MiB. */
     public static final long MIN_BYTES = 64L << 20;
 
@@ -84,9 +82,14 @@ public final class StateMemory implements AutoCloseable {
         return tasks.get();
     }
 
+    /** The hot tiers' share of the budget, for all tasks. */
+    public long hotBytes() {
+        return budgetBytes * 2 / 5;
+    }
+
     /** A task's hot-tier share in bytes, split among its key tables by its store. */
     public long hotBytesPerTask() {
-        return budgetBytes * 2 / 5 / Math.max(1, tasks.get());
+        return hotBytes() / Math.max(1, tasks.get());
     }
 
     /** A task's write-buffer share: its changes since the last checkpoint plus the checkpoints' buffers. */

@@ -1,0 +1,145 @@
+package io.railgun.engine.state.durable;
+
+import io.railgun.engine.state.ByteKeyIndex;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Writes a {@link DurableStateStore}'s checkpoints to RocksDB on a thread of its own: a frozen
+ * buffer of changes, the hot keys' copies and the checkpoint record as one synced atomic batch, so
+ * RocksDB always holds exactly the last complete checkpoint. One checkpoint at a time (the store
+ * begins the next once this one is written).
+ *
+ * <p>Batch order: the dropped key tables' ranges, the changes (but keys the copies have too: a
+ * key evicted, loaded back and changed before the checkpoint began is in both, and goes into the
+ * memtables once), the copies (newer), the record. Keys and values go to RocksDB through direct
+ * buffers of this thread's, not a {@code byte[]} pair per key.
+ *
+ * <p>Threads: {@link #write} from the task's thread; the batch is built and written on the writer
+ * thread, which only reads the frozen buffers; the counters are read by any thread.
+ */
+final class CheckpointWriter implements AutoCloseable {
+    private final RocksDB db;
+    private final ColumnFamilyHandle stateFamily;
+    private final ColumnFamilyHandle metaFamily;
+    private final byte[] recordKey;
+    private final Path directory;
+    private final ExecutorService thread;
+    // the writer thread's
+    private ByteBuffer batchKey = ByteBuffer.allocateDirect(256);
+    private byte[] batchKeyBytes = new byte[256];
+    private ByteBuffer batchValue = ByteBuffer.allocateDirect(4096);
+    // written by the writer thread, read by any
+    private volatile long checkpoints;
+    private volatile long lastBytes;
+    private volatile long lastNanos;
+
+    CheckpointWriter(RocksDB db, ColumnFamilyHandle stateFamily, ColumnFamilyHandle metaFamily, byte[] recordKey,
+            Path directory) {
+        this.db = db;
+        this.stateFamily = stateFamily;
+        this.metaFamily = metaFamily;
+        this.recordKey = recordKey;
+        this.directory = directory;
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "state-checkpoint-" + directory.getFileName());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Writes {@code changes}, {@code copies} and {@code record} once {@code after} completes; the future completes when durable. */
+    CompletableFuture<Void> write(WriteBuffer changes, WriteBuffer copies, byte[] record, CompletableFuture<Void> after) {
+        long start = System.nanoTime();
+        return after.thenRunAsync(() -> writeNow(changes, copies, record, start), thread);
+    }
+
+    private void writeNow(WriteBuffer changes, WriteBuffer copies, byte[] record, long start) {
+        long bytes = record.length;
+        try (WriteBatch batch = new WriteBatch(); WriteOptions sync = new WriteOptions().setSync(true)) {
+            for (byte[] prefix : changes.droppedPrefixes()) {
+                byte[] end = prefix.clone();
+                end[end.length - 1] = 1;
+                batch.deleteRange(stateFamily, prefix, end);
+            }
+            bytes += addTo(batch, changes, copies);
+            bytes += addTo(batch, copies, null);
+            batch.put(metaFamily, recordKey, record);
+            db.write(sync, batch);
+        } catch (RocksDBException e) {
+            throw new DurableStateException("cannot write a checkpoint to " + directory + ": " + e.getMessage(), e);
+        }
+        checkpoints = checkpoints + 1; // one writer thread
+        lastBytes = bytes;
+        lastNanos = System.nanoTime() - start;
+    }
+
+    /** Adds a buffer's entries to a batch, but those {@code newer} has too; returns the bytes put. */
+    private long addTo(WriteBatch batch, WriteBuffer buffer, WriteBuffer newer) throws RocksDBException {
+        long bytes = 0;
+        ByteKeyIndex keys = buffer.keys();
+        byte[] arena = buffer.arena();
+        for (int i = 0, n = buffer.count(); i < n; i++) {
+            int slot = buffer.slotAt(i);
+            int keyLength = keys.keyLength(slot);
+            if (batchKey.capacity() < keyLength) {
+                batchKey = ByteBuffer.allocateDirect(Math.max(keyLength, batchKey.capacity() * 2));
+            }
+            if (batchKeyBytes.length < keyLength) {
+                batchKeyBytes = new byte[batchKey.capacity()];
+            }
+            keys.copyKey(slot, batchKeyBytes, 0);
+            if (newer != null && newer.count() > 0 && newer.find(batchKeyBytes, 0, keyLength) >= 0) {
+                continue;
+            }
+            batchKey.clear();
+            batchKey.put(batchKeyBytes, 0, keyLength).flip();
+            int len = buffer.valueLength(slot);
+            if (len == WriteBuffer.DELETED) {
+                batch.delete(stateFamily, batchKey);
+            } else {
+                if (batchValue.capacity() < len) {
+                    batchValue = ByteBuffer.allocateDirect(Math.max(len, batchValue.capacity() * 2));
+                }
+                batchValue.clear();
+                batchValue.put(arena, buffer.valueOffset(slot), len).flip();
+                batch.put(stateFamily, batchKey, batchValue);
+                bytes += len + keyLength;
+            }
+        }
+        return bytes;
+    }
+
+    /** Checkpoints written since the store was opened. */
+    long checkpoints() {
+        return checkpoints;
+    }
+
+    long lastBytes() {
+        return lastBytes;
+    }
+
+    long lastNanos() {
+        return lastNanos;
+    }
+
+    /** Stops the thread once the checkpoint under way is written (the caller waited for it). */
+    @Override
+    public void close() {
+        thread.shutdown();
+        try {
+            thread.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
