@@ -64,8 +64,13 @@ final class KeyTable {
     private long[] records = new long[0];
     private int stride = 1;
     private int slots;
+    // Lookups memoised by event seq: the last one, and the newest event's (the one being processed:
+    // it arrives at several nodes and is evaluated for the reply after the tails looked up older
+    // events, which replace the last one)
     private long memoSeq = -1;
     private int memoSlot;
+    private long newestSeq = -1;
+    private int newestSlot;
 
     private final ColdKeys cold;
     private byte[] flags = new byte[0];
@@ -102,14 +107,11 @@ final class KeyTable {
 
     /** The slot of {@code row}'s key for an arrival, inserting the key when absent; one more holder. */
     int hold(EventRow row, long seq) {
-        int slot;
-        if (seq == memoSeq) {
-            slot = memoSlot;
-        } else {
+        int slot = memoised(seq);
+        if (slot < 0) {
             int len = encoder.encode(row);
             slot = lookup(encoder.buffer(), len, true);
-            memoSeq = seq;
-            memoSlot = slot;
+            memoise(seq, slot);
         }
         if ((flags[slot] & SNAPSHOT) != 0) {
             saveSnapshot(slot);
@@ -133,16 +135,45 @@ final class KeyTable {
 
     /** The slot of {@code row}'s key, or -1 when no node holds it ({@code seq} -1: an event not counted). */
     int find(EventRow row, long seq) {
-        if (seq >= 0 && seq == memoSeq) {
-            return memoSlot;
+        if (seq >= 0) {
+            int slot = memoised(seq);
+            if (slot >= 0) {
+                return slot;
+            }
         }
         int len = encoder.encode(row);
         int slot = lookup(encoder.buffer(), len, false);
         if (slot >= 0 && seq >= 0) {
-            memoSeq = seq;
-            memoSlot = slot;
+            memoise(seq, slot);
         }
         return slot;
+    }
+
+    /** The memoised slot of event {@code seq} (at least 0), or -1. */
+    private int memoised(long seq) {
+        if (seq == memoSeq) {
+            return memoSlot;
+        }
+        return seq == newestSeq ? newestSlot : -1;
+    }
+
+    private void memoise(long seq, int slot) {
+        memoSeq = seq;
+        memoSlot = slot;
+        if (seq > newestSeq) {
+            newestSeq = seq;
+            newestSlot = slot;
+        }
+    }
+
+    /** Forgets memoised lookups of a slot whose key is leaving it. */
+    private void forget(int slot) {
+        if (memoSlot == slot) {
+            memoSeq = -1;
+        }
+        if (newestSlot == slot) {
+            newestSlot = -1; // a miss for that seq; newestSeq stays, so only newer events replace it
+        }
     }
 
     /** A key's slot: hot, or loaded from the cold tier, or (when {@code insert}) new; else -1. */
@@ -224,9 +255,7 @@ final class KeyTable {
             n.resetExternal(victim);
         }
         flags[victim] = 0;
-        if (memoSlot == victim) {
-            memoSeq = -1;
-        }
+        forget(victim);
     }
 
     /**
@@ -394,9 +423,7 @@ final class KeyTable {
         }
         flags[slot] = 0;
         keys.release(slot);
-        if (memoSlot == slot) {
-            memoSeq = -1;
-        }
+        forget(slot);
     }
 
     void attach(GroupByNode node) {
