@@ -7,23 +7,21 @@ import java.util.List;
 
 /**
  * An {@link EventReservoir} held entirely in heap arrays: parallel primitive columns
- * (timestamp, seq, row offset, row length) over one byte arena of rows, compacted as cursors pass
- * events. Positions are logical (they survive compaction): physical index = position - base.
+ * (timestamp, seq, row reference) over the row bytes in a {@link RowArena}, whose chunks are
+ * reused as cursors pass events. Positions are logical (they survive compaction of the columns):
+ * physical index = position - base.
  * Inserting out of order shifts the entries after the insertion point; late events are close to
  * the end, so the shift is short.
  */
 public final class InMemoryReservoir implements EventReservoir {
     private long[] timestamps = new long[1024];
     private long[] seqs = new long[1024];
-    private int[] rowOffsets = new int[1024];
-    private int[] rowLengths = new int[1024];
+    private long[] rowRefs = new long[1024];
     private int start; // physical index of the first live entry
     private int end;   // physical index after the last entry
     private long base; // logical position of physical index 0
 
-    private byte[] arena = new byte[64 * 1024];
-    private byte[] spare = new byte[0];
-    private int arenaEnd;
+    private final RowArena rows = new RowArena();
 
     private final List<Cursor> cursors = new ArrayList<>();
 
@@ -32,11 +30,7 @@ public final class InMemoryReservoir implements EventReservoir {
         if (end == timestamps.length) {
             makeRoomForEntry();
         }
-        int len = row.length();
-        if (arenaEnd + len > arena.length) {
-            makeRoomForBytes(len);
-        }
-        System.arraycopy(row.buffer(), row.offset(), arena, arenaEnd, len);
+        long ref = rows.append(row);
         int i = end;
         while (i > start && timestamps[i - 1] > timestamp) {
             i--;
@@ -44,14 +38,11 @@ public final class InMemoryReservoir implements EventReservoir {
         if (i < end) {
             System.arraycopy(timestamps, i, timestamps, i + 1, end - i);
             System.arraycopy(seqs, i, seqs, i + 1, end - i);
-            System.arraycopy(rowOffsets, i, rowOffsets, i + 1, end - i);
-            System.arraycopy(rowLengths, i, rowLengths, i + 1, end - i);
+            System.arraycopy(rowRefs, i, rowRefs, i + 1, end - i);
         }
         timestamps[i] = timestamp;
         seqs[i] = seq;
-        rowOffsets[i] = arenaEnd;
-        rowLengths[i] = len;
-        arenaEnd += len;
+        rowRefs[i] = ref;
         end++;
         for (int c = 0, n = cursors.size(); c < n; c++) {
             Cursor cursor = cursors.get(c);
@@ -84,7 +75,11 @@ public final class InMemoryReservoir implements EventReservoir {
         for (int c = 0, n = cursors.size(); c < n; c++) {
             min = Math.min(min, cursors.get(c).position);
         }
-        start = (int) (min - base);
+        int next = (int) (min - base);
+        for (int i = start; i < next; i++) {
+            rows.release(rowRefs[i]);
+        }
+        start = next;
     }
 
     @Override
@@ -94,7 +89,7 @@ public final class InMemoryReservoir implements EventReservoir {
 
     @Override
     public long memoryBytes() {
-        return arena.length + spare.length + (long) timestamps.length * 24;
+        return rows.memoryBytes() + (long) timestamps.length * 24;
     }
 
     @Override
@@ -109,8 +104,7 @@ public final class InMemoryReservoir implements EventReservoir {
             int n = timestamps.length * 2;
             timestamps = Arrays.copyOf(timestamps, n);
             seqs = Arrays.copyOf(seqs, n);
-            rowOffsets = Arrays.copyOf(rowOffsets, n);
-            rowLengths = Arrays.copyOf(rowLengths, n);
+            rowRefs = Arrays.copyOf(rowRefs, n);
         }
     }
 
@@ -118,33 +112,10 @@ public final class InMemoryReservoir implements EventReservoir {
         int live = end - start;
         System.arraycopy(timestamps, start, timestamps, 0, live);
         System.arraycopy(seqs, start, seqs, 0, live);
-        System.arraycopy(rowOffsets, start, rowOffsets, 0, live);
-        System.arraycopy(rowLengths, start, rowLengths, 0, live);
+        System.arraycopy(rowRefs, start, rowRefs, 0, live);
         base += start;
         start = 0;
         end = live;
-    }
-
-    /** Copies the live rows, in entry order, into the spare arena (grown when needed) and swaps. */
-    private void makeRoomForBytes(int needed) {
-        long liveBytes = 0;
-        for (int i = start; i < end; i++) {
-            liveBytes += rowLengths[i];
-        }
-        int capacity = arena.length;
-        if (liveBytes + needed > capacity / 2) {
-            capacity = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * capacity, 2 * (liveBytes + needed)));
-        }
-        byte[] target = spare.length == capacity ? spare : new byte[capacity];
-        int p = 0;
-        for (int i = start; i < end; i++) {
-            System.arraycopy(arena, rowOffsets[i], target, p, rowLengths[i]);
-            rowOffsets[i] = p;
-            p += rowLengths[i];
-        }
-        spare = arena.length == capacity ? arena : new byte[0];
-        arena = target;
-        arenaEnd = p;
     }
 
     private final class Cursor implements ReservoirCursor {
@@ -171,7 +142,8 @@ public final class InMemoryReservoir implements EventReservoir {
             while (position - base < end && timestamps[(int) (position - base)] <= newBoundary) {
                 int i = (int) (position - base);
                 position++;
-                sink.accept(timestamps[i], seqs[i], row.wrap(arena, rowOffsets[i]));
+                long ref = rowRefs[i];
+                sink.accept(timestamps[i], seqs[i], row.wrap(rows.chunk(ref), RowArena.offset(ref)));
             }
         }
 
