@@ -75,6 +75,13 @@ public abstract class Aggregator {
      */
     public void loadExternal(int slot, StateReader in) {}
 
+    /**
+     * A key was restored from state saved when this aggregator's record had another width (an older
+     * layout): its longs at {@code at} in {@code record} are zero, and {@link #loadExternal} has run.
+     * Aggregators whose layout changed set their record up from their external state here.
+     */
+    public void restoredWithoutRecord(long[] record, int at, int slot) {}
+
     /** Writes the current value for the key at {@code slot}; slot -1 means the window holds none of its events. */
     public abstract void write(long[] record, int base, int slot, Reply reply, int index);
 }

@@ -8,19 +8,35 @@ import io.railgun.engine.state.StateWriter;
 import io.railgun.engine.task.Reply;
 
 /**
- * {@code MIN} and {@code MAX} of LONG, DOUBLE or BOOLEAN values: one {@link ExtremumDeque} (a long
- * array) per key, kept (cleared, not freed) when the key's slot is reset so slots reuse them.
- * External state: the key's deque, saved as {@link ExtremumDeque#save} describes.
+ * {@code MIN} and {@code MAX} of LONG, DOUBLE or BOOLEAN values over a window: the monotonic deque
+ * of {@link ExtremumDeque} per key. A deque of at most one entry (most keys: few events per window)
+ * is held in the key's record, which the group-by node has in cache already; a longer one in a long
+ * array per key, kept (not freed) when the key's slot is reset so slots reuse them. On keys far
+ * more numerous than the CPU caches hold, that saves the two cache misses of reaching the array on
+ * most arrivals, and replies and expiries of events that are not the front do not touch it either.
  *
- * <p>Record: [front seq + 1, front value]: the deque's front (the extremum) copied into the key's
- * record, which the group-by node has in cache already. Replies read it there, and an expiring
- * event that is not the front (the deque pops only its front) leaves without the deque being
- * touched: on keys far more numerous than the CPU caches hold, two cache misses fewer per MIN/MAX
- * per reply and per such expiry. 0 in the first long means "not known", the deque is read: after
- * state saved without the copy was restored (the record's width then differs, so it stays zero),
- * and for an empty deque.
+ * <p>Record:
+ * <pre>
+ *  0  mode: 0 = the deque is in the record (0 or 1 entry); 1 = it is in the key's array
+ *  1  front seq + 1; 0: none (in the record: the deque is empty; in the array: read the array)
+ *  2  front value (SortableValue encoding)
+ *  3  front timestamp
+ * </pre>
+ * The array of a key in record mode is stale and ignored; it is cleared when the key's deque grows
+ * past one entry again. A key whose array shrinks to one entry moves back into its record.
+ *
+ * <p>External state: the key's array, saved as {@link ExtremumDeque#save} describes (stale in record
+ * mode: the record, saved with it, says to ignore it). State saved before the record held the deque
+ * (record width 0) is restored in array mode ({@link #restoredWithoutRecord}).
  */
 public final class ExtremumAggregator extends Aggregator {
+    private static final int MODE = 0;
+    private static final int FRONT_SEQ = 1;
+    private static final int FRONT_VALUE = 2;
+    private static final int FRONT_TS = 3;
+    private static final long IN_RECORD = 0;
+    private static final long IN_ARRAY = 1;
+
     private final int sign;
     private long[][] deques = new long[0][];
 
@@ -35,12 +51,9 @@ public final class ExtremumAggregator extends Aggregator {
         return argument.type();
     }
 
-    private static final int FRONT_SEQ = 0; // seq + 1 of the deque's front; 0: not known (read the deque)
-    private static final int FRONT_VALUE = 1;
-
     @Override
     public int width() {
-        return 2;
+        return 4;
     }
 
     @Override
@@ -50,15 +63,46 @@ public final class ExtremumAggregator extends Aggregator {
 
     @Override
     public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
-        if (argument.eval(row)) {
+        if (!argument.eval(row)) {
+            return;
+        }
+        long value = SortableValue.encode(argument);
+        int at = base + offset;
+        if (record[at + MODE] == IN_RECORD) {
+            if (record[at + FRONT_SEQ] == 0) {
+                setFront(record, at, timestamp, seq, value);
+                return;
+            }
+            long t0 = record[at + FRONT_TS];
+            long s0 = record[at + FRONT_SEQ] - 1;
+            long v0 = record[at + FRONT_VALUE];
+            boolean newer = timestamp > t0 || (timestamp == t0 && seq > s0);
+            int cmp = Long.compare(v0, value) * sign;
+            if (newer && cmp <= 0) {
+                setFront(record, at, timestamp, seq, value); // beats (or ties) the only entry, which goes
+                return;
+            }
+            if (!newer && cmp >= 0) {
+                return; // the newer only entry is at least as good: this one can never be the extremum
+            }
+            // two entries: into the key's array
             long[] d = deques[slot];
             if (d == null) {
                 d = ExtremumDeque.create();
+            } else {
+                ExtremumDeque.clear(d); // stale since the key moved into its record
             }
-            d = ExtremumDeque.arrive(d, timestamp, seq, SortableValue.encode(argument), sign);
+            d = ExtremumDeque.arrive(d, t0, s0, v0, sign);
             deques[slot] = d;
-            copyFront(d, record, base + offset);
+            record[at + MODE] = IN_ARRAY;
         }
+        long[] d = deques[slot];
+        if (d == null) {
+            d = ExtremumDeque.create();
+        }
+        d = ExtremumDeque.arrive(d, timestamp, seq, value, sign);
+        deques[slot] = d;
+        copyFront(d, record, at);
     }
 
     @Override
@@ -66,29 +110,51 @@ public final class ExtremumAggregator extends Aggregator {
         int at = base + offset;
         long front = record[at + FRONT_SEQ];
         if (front != 0 && front != seq + 1) {
-            return; // not the front: the deque would keep it (seqs are unique)
+            return; // not the front: the deque keeps it (seqs are unique)
+        }
+        if (record[at + MODE] == IN_RECORD) {
+            record[at + FRONT_SEQ] = 0;
+            return;
         }
         long[] d = deques[slot];
         if (d != null) {
             ExtremumDeque.expire(d, timestamp, seq);
-            copyFront(d, record, at);
+            if (ExtremumDeque.size(d) <= 1) {
+                record[at + MODE] = IN_RECORD; // what is left fits the record: the array goes stale
+                if (ExtremumDeque.isEmpty(d)) {
+                    record[at + FRONT_SEQ] = 0;
+                } else {
+                    setFront(record, at, ExtremumDeque.frontTimestamp(d), ExtremumDeque.frontSeq(d), ExtremumDeque.front(d));
+                }
+            } else {
+                copyFront(d, record, at);
+            }
         }
+    }
+
+    private static void setFront(long[] record, int at, long timestamp, long seq, long value) {
+        record[at + FRONT_SEQ] = seq + 1;
+        record[at + FRONT_VALUE] = value;
+        record[at + FRONT_TS] = timestamp;
     }
 
     private static void copyFront(long[] d, long[] record, int at) {
         if (ExtremumDeque.isEmpty(d)) {
             record[at + FRONT_SEQ] = 0;
         } else {
-            record[at + FRONT_SEQ] = ExtremumDeque.frontSeq(d) + 1;
-            record[at + FRONT_VALUE] = ExtremumDeque.front(d);
+            setFront(record, at, ExtremumDeque.frontTimestamp(d), ExtremumDeque.frontSeq(d), ExtremumDeque.front(d));
         }
     }
 
+    /** Nothing to do: the node zeroes the record (record mode, empty), which makes the array stale. */
     @Override
-    public void reset(int slot) {
-        if (deques[slot] != null) {
-            ExtremumDeque.clear(deques[slot]);
-        }
+    public void reset(int slot) {}
+
+    /** State saved without the record (width 0): the array is the deque, its front is not known. */
+    @Override
+    public void restoredWithoutRecord(long[] record, int at, int slot) {
+        record[at + MODE] = IN_ARRAY;
+        record[at + FRONT_SEQ] = 0;
     }
 
     @Override
@@ -103,11 +169,12 @@ public final class ExtremumAggregator extends Aggregator {
 
     @Override
     public void write(long[] record, int base, int slot, Reply reply, int index) {
-        if (slot >= 0 && record[base + offset + FRONT_SEQ] != 0) {
-            SortableValue.write(record[base + offset + FRONT_VALUE], argument.type(), reply, index);
+        int at = base + offset;
+        if (slot >= 0 && record[at + FRONT_SEQ] != 0) {
+            SortableValue.write(record[at + FRONT_VALUE], argument.type(), reply, index);
             return;
         }
-        long[] d = slot < 0 ? null : deques[slot];
+        long[] d = slot < 0 || record[at + MODE] == IN_RECORD ? null : deques[slot];
         if (d == null || ExtremumDeque.isEmpty(d)) {
             reply.setNull(index);
         } else {

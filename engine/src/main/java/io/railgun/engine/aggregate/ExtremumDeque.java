@@ -53,6 +53,11 @@ final class ExtremumDeque {
         return d[ENTRIES + 3 * (int) d[HEAD] + 2];
     }
 
+    /** The timestamp of the front entry (the deque must not be empty). */
+    static long frontTimestamp(long[] d) {
+        return d[ENTRIES + 3 * (int) d[HEAD]];
+    }
+
     /** The seq of the front entry (the deque must not be empty). */
     static long frontSeq(long[] d) {
         return d[ENTRIES + 3 * (int) d[HEAD] + 1];

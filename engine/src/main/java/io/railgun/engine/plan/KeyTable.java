@@ -380,6 +380,9 @@ final class KeyTable {
                         throw new IllegalStateException("key table " + name + ": aggregator state of " + external
                                 + " bytes read as " + (from.position() - end + external));
                     }
+                    if (a.width() != width) {
+                        a.restoredWithoutRecord(records, base + n.segment() + a.offset(), slot);
+                    }
                 } else {
                     from.skip(external);
                 }
