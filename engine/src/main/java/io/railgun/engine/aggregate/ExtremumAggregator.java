@@ -22,12 +22,12 @@ import io.railgun.engine.task.Reply;
  *  2  front value (SortableValue encoding)
  *  3  front timestamp
  * </pre>
- * The array of a key in record mode is stale and ignored; it is cleared when the key's deque grows
- * past one entry again. A key whose array shrinks to one entry moves back into its record.
+ * The array of a key in record mode is empty: a key whose array shrinks to one entry moves back
+ * into its record and clears the array (it has just read it), and {@link #reset} clears it.
  *
- * <p>External state: the key's array, saved as {@link ExtremumDeque#save} describes (stale in record
- * mode: the record, saved with it, says to ignore it). State saved before the record held the deque
- * (record width 0) is restored in array mode ({@link #restoredWithoutRecord}).
+ * <p>External state: the key's array, saved as {@link ExtremumDeque#save} describes (empty in record
+ * mode). State saved before the record held the deque (record width 0) is restored in array mode
+ * ({@link #restoredWithoutRecord}).
  */
 public final class ExtremumAggregator extends Aggregator {
     private static final int MODE = 0;
@@ -89,8 +89,6 @@ public final class ExtremumAggregator extends Aggregator {
             long[] d = deques[slot];
             if (d == null) {
                 d = ExtremumDeque.create();
-            } else {
-                ExtremumDeque.clear(d); // stale since the key moved into its record
             }
             d = ExtremumDeque.arrive(d, t0, s0, v0, sign);
             deques[slot] = d;
@@ -120,11 +118,12 @@ public final class ExtremumAggregator extends Aggregator {
         if (d != null) {
             ExtremumDeque.expire(d, timestamp, seq);
             if (ExtremumDeque.size(d) <= 1) {
-                record[at + MODE] = IN_RECORD; // what is left fits the record: the array goes stale
+                record[at + MODE] = IN_RECORD; // what is left fits the record
                 if (ExtremumDeque.isEmpty(d)) {
                     record[at + FRONT_SEQ] = 0;
                 } else {
                     setFront(record, at, ExtremumDeque.frontTimestamp(d), ExtremumDeque.frontSeq(d), ExtremumDeque.front(d));
+                    ExtremumDeque.clear(d);
                 }
             } else {
                 copyFront(d, record, at);
@@ -146,9 +145,14 @@ public final class ExtremumAggregator extends Aggregator {
         }
     }
 
-    /** Nothing to do: the node zeroes the record (record mode, empty), which makes the array stale. */
+    /** The node zeroes the record (record mode, empty); the array, if the slot has one, is emptied. */
     @Override
-    public void reset(int slot) {}
+    public void reset(int slot) {
+        long[] d = deques[slot];
+        if (d != null) {
+            ExtremumDeque.clear(d);
+        }
+    }
 
     /** State saved without the record (width 0): the array is the deque, its front is not known. */
     @Override

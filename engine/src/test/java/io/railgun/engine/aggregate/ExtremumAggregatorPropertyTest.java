@@ -19,7 +19,7 @@ import net.jqwik.api.constraints.Size;
 /**
  * {@link ExtremumAggregator} answers the brute-force MIN/MAX of the events in the window, through
  * its two forms (a deque of at most one entry in the record, a longer one in the key's array, and
- * back), keys emptied and refilled (stale arrays), out-of-order arrivals, restores from saved
+ * back), keys emptied and refilled, out-of-order arrivals, restores from saved
  * state mid-way, and restores from state saved in the former layout (the array alone, record
  * width 0: {@link Aggregator#restoredWithoutRecord}).
  */
@@ -83,7 +83,7 @@ class ExtremumAggregatorPropertyTest {
                 }
             }
             if (i == restoreAt) {
-                // a new aggregator (another slot's stale array in the way) restored from the saved key
+                // a new aggregator, whose slot held another key's deque, restored from the saved key
                 ExtremumAggregator restored = new ExtremumAggregator(max, arg);
                 restored.offset(1);
                 restored.ensureCapacity(4);
