@@ -21,6 +21,8 @@ import java.util.Set;
  * <pre>
  *  index in a key's record       content
  *  0                             holders: the sum of the nodes' populations of this key
+ *  1                             epoch: a number given to each key placed in the slot (0: none),
+ *                                which validates {@link SlotHints}
  *  s(n) .. s(n) + width(n)       node n's segment: its population, then its aggregators' longs
  *                                (layout of a segment: {@link io.railgun.engine.aggregate.StateRecord})
  * </pre>
@@ -52,6 +54,8 @@ import java.util.Set;
  */
 final class KeyTable {
     private static final int HOLDERS = 0;
+    private static final int EPOCH = 1;
+    private static final int HEADER = 2;
     private static final byte DIRTY = 1; // changed since its cold copy was written
     private static final byte DURABLE = 2; // the cold tier may hold a copy of it
     private static final byte REFERENCED = 4; // used since the clock hand last passed
@@ -62,7 +66,9 @@ final class KeyTable {
     private final KeyedState keys;
     private final List<GroupByNode> nodes = new ArrayList<>();
     private long[] records = new long[0];
-    private int stride = 1;
+    private int stride = HEADER;
+    private final SlotHints hints = new SlotHints();
+    private long lastEpoch;
     private int slots;
     // Lookups memoised by event seq: the last one, and the newest event's (the one being processed:
     // it arrives at several nodes and is evaluated for the reply after the tails looked up older
@@ -109,8 +115,12 @@ final class KeyTable {
     int hold(EventRow row, long seq) {
         int slot = memoised(seq);
         if (slot < 0) {
-            int len = encoder.encode(row);
-            slot = lookup(encoder.buffer(), len, true);
+            slot = hints.get(seq, records, stride, EPOCH); // a delayed window's arrival
+            if (slot < 0) {
+                int len = encoder.encode(row);
+                slot = lookup(encoder.buffer(), len, true);
+                hints.put(seq, slot, records[slot * stride + EPOCH]);
+            }
             memoise(seq, slot);
         }
         if ((flags[slot] & SNAPSHOT) != 0) {
@@ -137,6 +147,9 @@ final class KeyTable {
     int find(EventRow row, long seq) {
         if (seq >= 0) {
             int slot = memoised(seq);
+            if (slot < 0) {
+                slot = hints.get(seq, records, stride, EPOCH);
+            }
             if (slot >= 0) {
                 return slot;
             }
@@ -209,6 +222,7 @@ final class KeyTable {
             grow(keys.capacity());
         }
         flags[slot] = 0;
+        records[slot * stride + EPOCH] = ++lastEpoch;
         return slot;
     }
 
@@ -425,6 +439,7 @@ final class KeyTable {
             cold.delete(keyScratch, 0, copyKey(slot));
         }
         flags[slot] = 0;
+        records[slot * stride + EPOCH] = 0;
         keys.release(slot);
         forget(slot);
     }
@@ -457,7 +472,7 @@ final class KeyTable {
      * every node and aggregator that was laid out before.
      */
     void relayout() {
-        int newStride = 1;
+        int newStride = HEADER;
         int[] segments = new int[nodes.size()];
         for (int i = 0; i < nodes.size(); i++) {
             segments[i] = newStride;
@@ -486,6 +501,7 @@ final class KeyTable {
         }
         for (int s = 0; s < slots; s++) {
             next[s * newStride + HOLDERS] = records[s * stride + HOLDERS];
+            next[s * newStride + EPOCH] = records[s * stride + EPOCH];
         }
         records = next;
         stride = newStride;
