@@ -62,6 +62,15 @@ public abstract class Aggregator {
     public void reset(int slot) {}
 
     /**
+     * As {@link #reset(int)}, when the key's last event left the window: called before the group-by
+     * node zeroes the record, so an aggregator can tell from it whether there is anything outside to
+     * clear (and skip reaching its own columns when not).
+     */
+    public void resetKey(long[] record, int base, int slot) {
+        reset(slot);
+    }
+
+    /**
      * Appends what this aggregator keeps outside the record for the key at {@code slot} (deques,
      * multisets, strings) to {@code out}, when the key leaves the hot tier or is checkpointed. The
      * record's longs are saved by the key table. Aggregators with nothing outside the record write

@@ -93,6 +93,14 @@ public final class CountDistinctAggregator extends Aggregator {
         }
     }
 
+    /** A key emptied by expiry holds no entry (its count is 0): its list head is not reached. */
+    @Override
+    public void resetKey(long[] record, int base, int slot) {
+        if (record[base + offset] != 0) {
+            reset(slot);
+        }
+    }
+
     /** Drops the entries the key at {@code slot} still holds (none when it emptied by expiry). */
     @Override
     public void reset(int slot) {

@@ -154,6 +154,14 @@ public final class ExtremumAggregator extends Aggregator {
         }
     }
 
+    /** In record mode the array is empty already: not reaching it saves two cache misses per key leaving. */
+    @Override
+    public void resetKey(long[] record, int base, int slot) {
+        if (record[base + offset + MODE] != IN_RECORD) {
+            reset(slot);
+        }
+    }
+
     /** State saved without the record (width 0): the array is the deque, its front is not known. */
     @Override
     public void restoredWithoutRecord(long[] record, int at, int slot) {

@@ -189,8 +189,10 @@ final class GroupByNode {
             a.expire(r, base, slot, timestamp, seq, row);
         }
         if (--r[base] == 0) {
+            for (Aggregator a : dispatch) {
+                a.resetKey(r, base, slot); // before the record is zeroed: they may read it
+            }
             Arrays.fill(r, base, base + width, 0L);
-            resetExternal(slot);
         }
         table.unhold(slot);
     }

@@ -77,9 +77,9 @@ class ExtremumAggregatorPropertyTest {
                 arg.longValue = gone.value();
                 agg.expire(record, 0, slot, gone.ts(), gone.seq(), null);
                 ExtremumDeque.expire(formerDeque, gone.ts(), gone.seq());
-                if (--record[0] == 0) { // the key left the window: the node zeroes its segment
+                if (--record[0] == 0) { // the key left the window: as the node does, reset, then zero the segment
+                    agg.resetKey(record, 0, slot);
                     java.util.Arrays.fill(record, 0);
-                    agg.reset(slot);
                 }
             }
             if (i == restoreAt) {
