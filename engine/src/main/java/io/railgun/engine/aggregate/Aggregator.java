@@ -62,6 +62,15 @@ public abstract class Aggregator {
     public void reset(int slot) {}
 
     /**
+     * As {@link #reset(int)}, when the key's last event left the window: called before the group-by
+     * node zeroes the record, so an aggregator can tell from it whether there is anything outside to
+     * clear (and skip reaching its own columns when not).
+     */
+    public void resetKey(long[] record, int base, int slot) {
+        reset(slot);
+    }
+
+    /**
      * Appends what this aggregator keeps outside the record for the key at {@code slot} (deques,
      * multisets, strings) to {@code out}, when the key leaves the hot tier or is checkpointed. The
      * record's longs are saved by the key table. Aggregators with nothing outside the record write
@@ -74,6 +83,13 @@ public abstract class Aggregator {
      * is positioned at it and must be left after it.
      */
     public void loadExternal(int slot, StateReader in) {}
+
+    /**
+     * A key was restored from state saved when this aggregator's record had another width (an older
+     * layout): its longs at {@code at} in {@code record} are zero, and {@link #loadExternal} has run.
+     * Aggregators whose layout changed set their record up from their external state here.
+     */
+    public void restoredWithoutRecord(long[] record, int at, int slot) {}
 
     /** Writes the current value for the key at {@code slot}; slot -1 means the window holds none of its events. */
     public abstract void write(long[] record, int base, int slot, Reply reply, int index);

@@ -20,6 +20,8 @@ import java.nio.ByteOrder;
  * <p>The entries of each key are chained in a doubly linked list ({@code head} per key slot,
  * {@code next}/{@code prev} per entry, all holding entry + 1 with 0 for none), so one key's entries
  * can be saved, or dropped by {@link #reset} when the key leaves the hot tier still holding events.
+ * An entry's multiplicity, next and prev sit side by side in one int array (three ints per entry):
+ * on multisets far larger than the CPU caches, one cache miss per entry update instead of three.
  *
  * <p>External state, saved per key, little-endian: {@code int n}, then the key's n distinct values,
  * each {@code int length, length value bytes, int multiplicity}; value bytes are the UTF-8 string,
@@ -31,10 +33,12 @@ public final class CountDistinctAggregator extends Aggregator {
     private static final int SLOT_BYTES = 4;
 
     private final ByteKeyIndex multiset = new ByteKeyIndex(1024);
-    // per multiset entry
-    private int[] multiplicity = new int[0];
-    private int[] next = new int[0];
-    private int[] prev = new int[0];
+    // per multiset entry e, at ENTRY * e: multiplicity, next, prev
+    private static final int ENTRY = 3;
+    private static final int MULTIPLICITY = 0;
+    private static final int NEXT = 1;
+    private static final int PREV = 2;
+    private int[] entries = new int[0];
     // per key slot: first entry of the key's list, + 1 (0 = none)
     private int[] head = new int[0];
     private byte[] scratch = new byte[64];
@@ -69,7 +73,7 @@ public final class CountDistinctAggregator extends Aggregator {
             link(slot, -r - 1, 1);
             record[base + offset]++;
         } else {
-            multiplicity[r]++;
+            entries[ENTRY * r + MULTIPLICITY]++;
         }
     }
 
@@ -80,10 +84,20 @@ public final class CountDistinctAggregator extends Aggregator {
         }
         int len = encode(slot);
         int entry = multiset.find(scratch, 0, len);
-        if (entry >= 0 && --multiplicity[entry] == 0) {
+        if (entry >= 0 && --entries[ENTRY * entry + MULTIPLICITY] == 0) {
             unlink(slot, entry);
-            multiset.removeSlot(entry);
+            // by the value's bytes, whose bucket find() just read: removeSlot would read the key back
+            // from the arena first (two more cache misses)
+            multiset.remove(scratch, 0, len);
             record[base + offset]--;
+        }
+    }
+
+    /** A key emptied by expiry holds no entry (its count is 0): its list head is not reached. */
+    @Override
+    public void resetKey(long[] record, int base, int slot) {
+        if (record[base + offset] != 0) {
+            reset(slot);
         }
     }
 
@@ -93,7 +107,7 @@ public final class CountDistinctAggregator extends Aggregator {
         int e = head[slot];
         while (e != 0) {
             int entry = e - 1;
-            e = next[entry];
+            e = entries[ENTRY * entry + NEXT];
             multiset.removeSlot(entry);
         }
         head[slot] = 0;
@@ -103,14 +117,14 @@ public final class CountDistinctAggregator extends Aggregator {
     public void saveExternal(int slot, StateWriter out) {
         int count = out.reserveInt();
         int n = 0;
-        for (int e = head[slot]; e != 0; e = next[e - 1]) {
+        for (int e = head[slot]; e != 0; e = entries[ENTRY * (e - 1) + NEXT]) {
             int entry = e - 1;
             int len = multiset.keyLength(entry);
             if (scratch.length < len) {
                 scratch = new byte[Math.max(scratch.length * 2, len)];
             }
             multiset.copyKey(entry, scratch, 0);
-            out.putBytes(scratch, SLOT_BYTES, len - SLOT_BYTES).putInt(multiplicity[entry]);
+            out.putBytes(scratch, SLOT_BYTES, len - SLOT_BYTES).putInt(entries[ENTRY * entry + MULTIPLICITY]);
             n++;
         }
         out.patchInt(count, n);
@@ -144,31 +158,30 @@ public final class CountDistinctAggregator extends Aggregator {
 
     /** Initialises a new multiset entry of the key at {@code slot} and puts it at the head of its list. */
     private void link(int slot, int entry, int count) {
-        if (multiplicity.length < multiset.capacity()) {
-            multiplicity = Columns.grow(multiplicity, multiset.capacity());
-            next = Columns.grow(next, multiset.capacity());
-            prev = Columns.grow(prev, multiset.capacity());
+        if (entries.length < ENTRY * multiset.capacity()) {
+            entries = Columns.grow(entries, ENTRY * multiset.capacity());
         }
-        multiplicity[entry] = count;
+        int at = ENTRY * entry;
+        entries[at + MULTIPLICITY] = count;
         int first = head[slot];
-        next[entry] = first;
-        prev[entry] = 0;
+        entries[at + NEXT] = first;
+        entries[at + PREV] = 0;
         if (first != 0) {
-            prev[first - 1] = entry + 1;
+            entries[ENTRY * (first - 1) + PREV] = entry + 1;
         }
         head[slot] = entry + 1;
     }
 
     private void unlink(int slot, int entry) {
-        int p = prev[entry];
-        int n = next[entry];
+        int p = entries[ENTRY * entry + PREV];
+        int n = entries[ENTRY * entry + NEXT];
         if (p == 0) {
             head[slot] = n;
         } else {
-            next[p - 1] = n;
+            entries[ENTRY * (p - 1) + NEXT] = n;
         }
         if (n != 0) {
-            prev[n - 1] = p;
+            entries[ENTRY * (n - 1) + PREV] = p;
         }
     }
 

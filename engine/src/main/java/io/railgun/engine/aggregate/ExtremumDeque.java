@@ -53,6 +53,16 @@ final class ExtremumDeque {
         return d[ENTRIES + 3 * (int) d[HEAD] + 2];
     }
 
+    /** The timestamp of the front entry (the deque must not be empty). */
+    static long frontTimestamp(long[] d) {
+        return d[ENTRIES + 3 * (int) d[HEAD]];
+    }
+
+    /** The seq of the front entry (the deque must not be empty). */
+    static long frontSeq(long[] d) {
+        return d[ENTRIES + 3 * (int) d[HEAD] + 1];
+    }
+
     static void clear(long[] d) {
         d[HEAD] = 0;
         d[SIZE] = 0;

@@ -21,6 +21,7 @@ final class GroupByNode {
     private final long id;
     private final List<Aggregator> aggregators = new ArrayList<>();
     private long[] aggregatorIds = new long[0];
+    private long[][] formerIds = new long[0][]; // per aggregator: ids its state was saved under before (see add)
     private Aggregator[] dispatch = new Aggregator[0];
     private Set<Aggregator> laidOut = KeyTable.newIdentitySet();
     private int segment = -1;
@@ -41,10 +42,18 @@ final class GroupByNode {
         return aggregatorIds[index];
     }
 
+    /** The aggregator saved under this id: its own, else one it had before states were shared; or null. */
     Aggregator aggregatorById(long aggregatorId) {
         for (int i = 0; i < aggregatorIds.length; i++) {
             if (aggregatorIds[i] == aggregatorId) {
                 return aggregators.get(i);
+            }
+        }
+        for (int i = 0; i < formerIds.length; i++) {
+            for (long former : formerIds[i]) {
+                if (former == aggregatorId) {
+                    return aggregators.get(i);
+                }
             }
         }
         return null;
@@ -60,9 +69,24 @@ final class GroupByNode {
 
     /** Adds an aggregator, named by its key in the plan (its identity in serialised state). */
     void add(Aggregator a, String key) {
+        add(a, key, List.of());
+    }
+
+    /**
+     * Adds an aggregator named by its key, which state saved under {@code formerKeys} (by the
+     * aggregators one shared state replaced, same layout) is also restored into. Several of them
+     * may be in one saved key: they were fed the same events, so they hold the same longs.
+     */
+    void add(Aggregator a, String key, List<String> formerKeys) {
         aggregators.add(a);
         aggregatorIds = Arrays.copyOf(aggregatorIds, aggregatorIds.length + 1);
         aggregatorIds[aggregatorIds.length - 1] = StableId.of(key);
+        long[] former = new long[formerKeys.size()];
+        for (int i = 0; i < former.length; i++) {
+            former[i] = StableId.of(formerKeys.get(i));
+        }
+        formerIds = Arrays.copyOf(formerIds, formerIds.length + 1);
+        formerIds[formerIds.length - 1] = former;
         table.relayout();
     }
 
@@ -74,6 +98,10 @@ final class GroupByNode {
         System.arraycopy(aggregatorIds, 0, ids, 0, i);
         System.arraycopy(aggregatorIds, i + 1, ids, i, ids.length - i);
         aggregatorIds = ids;
+        long[][] former = new long[formerIds.length - 1][];
+        System.arraycopy(formerIds, 0, former, 0, i);
+        System.arraycopy(formerIds, i + 1, former, i, former.length - i);
+        formerIds = former;
         table.relayout();
         return aggregators.isEmpty();
     }
@@ -161,8 +189,10 @@ final class GroupByNode {
             a.expire(r, base, slot, timestamp, seq, row);
         }
         if (--r[base] == 0) {
+            for (Aggregator a : dispatch) {
+                a.resetKey(r, base, slot); // before the record is zeroed: they may read it
+            }
             Arrays.fill(r, base, base + width, 0L);
-            resetExternal(slot);
         }
         table.unhold(slot);
     }

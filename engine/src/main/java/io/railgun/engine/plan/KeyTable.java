@@ -21,6 +21,8 @@ import java.util.Set;
  * <pre>
  *  index in a key's record       content
  *  0                             holders: the sum of the nodes' populations of this key
+ *  1                             epoch: a number given to each key placed in the slot (0: none),
+ *                                which validates {@link SlotHints}
  *  s(n) .. s(n) + width(n)       node n's segment: its population, then its aggregators' longs
  *                                (layout of a segment: {@link io.railgun.engine.aggregate.StateRecord})
  * </pre>
@@ -52,6 +54,8 @@ import java.util.Set;
  */
 final class KeyTable {
     private static final int HOLDERS = 0;
+    private static final int EPOCH = 1;
+    private static final int HEADER = 2;
     private static final byte DIRTY = 1; // changed since its cold copy was written
     private static final byte DURABLE = 2; // the cold tier may hold a copy of it
     private static final byte REFERENCED = 4; // used since the clock hand last passed
@@ -62,10 +66,17 @@ final class KeyTable {
     private final KeyedState keys;
     private final List<GroupByNode> nodes = new ArrayList<>();
     private long[] records = new long[0];
-    private int stride = 1;
+    private int stride = HEADER;
+    private final SlotHints hints = new SlotHints();
+    private long lastEpoch;
     private int slots;
+    // Lookups memoised by event seq: the last one, and the newest event's (the one being processed:
+    // it arrives at several nodes and is evaluated for the reply after the tails looked up older
+    // events, which replace the last one)
     private long memoSeq = -1;
     private int memoSlot;
+    private long newestSeq = -1;
+    private int newestSlot;
 
     private final ColdKeys cold;
     private byte[] flags = new byte[0];
@@ -108,14 +119,15 @@ final class KeyTable {
 
     /** The slot of {@code row}'s key for an arrival, inserting the key when absent; one more holder. */
     int hold(EventRow row, long seq) {
-        int slot;
-        if (seq == memoSeq) {
-            slot = memoSlot;
-        } else {
-            int len = encoder.encode(row);
-            slot = lookup(encoder.buffer(), len, true);
-            memoSeq = seq;
-            memoSlot = slot;
+        int slot = memoised(seq);
+        if (slot < 0) {
+            slot = hints.get(seq, records, stride, EPOCH); // a delayed window's arrival
+            if (slot < 0) {
+                int len = encoder.encode(row);
+                slot = lookup(encoder.buffer(), len, true);
+                hints.put(seq, slot, records[slot * stride + EPOCH]);
+            }
+            memoise(seq, slot);
         }
         if ((flags[slot] & SNAPSHOT) != 0) {
             saveSnapshot(slot);
@@ -139,16 +151,48 @@ final class KeyTable {
 
     /** The slot of {@code row}'s key, or -1 when no node holds it ({@code seq} -1: an event not counted). */
     int find(EventRow row, long seq) {
-        if (seq >= 0 && seq == memoSeq) {
-            return memoSlot;
+        if (seq >= 0) {
+            int slot = memoised(seq);
+            if (slot < 0) {
+                slot = hints.get(seq, records, stride, EPOCH);
+            }
+            if (slot >= 0) {
+                return slot;
+            }
         }
         int len = encoder.encode(row);
         int slot = lookup(encoder.buffer(), len, false);
         if (slot >= 0 && seq >= 0) {
-            memoSeq = seq;
-            memoSlot = slot;
+            memoise(seq, slot);
         }
         return slot;
+    }
+
+    /** The memoised slot of event {@code seq} (at least 0), or -1. */
+    private int memoised(long seq) {
+        if (seq == memoSeq) {
+            return memoSlot;
+        }
+        return seq == newestSeq ? newestSlot : -1;
+    }
+
+    private void memoise(long seq, int slot) {
+        memoSeq = seq;
+        memoSlot = slot;
+        if (seq > newestSeq) {
+            newestSeq = seq;
+            newestSlot = slot;
+        }
+    }
+
+    /** Forgets memoised lookups of a slot whose key is leaving it. */
+    private void forget(int slot) {
+        if (memoSlot == slot) {
+            memoSeq = -1;
+        }
+        if (newestSlot == slot) {
+            newestSlot = -1; // a miss for that seq; newestSeq stays, so only newer events replace it
+        }
     }
 
     /** A key's slot: hot, or loaded from the cold tier, or (when {@code insert}) new; else -1. */
@@ -184,6 +228,7 @@ final class KeyTable {
             grow(keys.capacity());
         }
         flags[slot] = 0;
+        records[slot * stride + EPOCH] = ++lastEpoch;
         return slot;
     }
 
@@ -231,9 +276,7 @@ final class KeyTable {
             n.resetExternal(victim);
         }
         flags[victim] = 0;
-        if (memoSlot == victim) {
-            memoSeq = -1;
-        }
+        forget(victim);
     }
 
     /**
@@ -381,6 +424,9 @@ final class KeyTable {
                         throw new IllegalStateException("key table " + name + ": aggregator state of " + external
                                 + " bytes read as " + (from.position() - end + external));
                     }
+                    if (a.width() != width) {
+                        a.restoredWithoutRecord(records, base + n.segment() + a.offset(), slot);
+                    }
                 } else {
                     from.skip(external);
                 }
@@ -423,10 +469,9 @@ final class KeyTable {
             cold.delete(keyScratch, 0, copyKey(slot));
         }
         flags[slot] = 0;
+        records[slot * stride + EPOCH] = 0;
         keys.release(slot);
-        if (memoSlot == slot) {
-            memoSeq = -1;
-        }
+        forget(slot);
     }
 
     void attach(GroupByNode node) {
@@ -457,7 +502,7 @@ final class KeyTable {
      * every node and aggregator that was laid out before.
      */
     void relayout() {
-        int newStride = 1;
+        int newStride = HEADER;
         int[] segments = new int[nodes.size()];
         for (int i = 0; i < nodes.size(); i++) {
             segments[i] = newStride;
@@ -486,6 +531,7 @@ final class KeyTable {
         }
         for (int s = 0; s < slots; s++) {
             next[s * newStride + HOLDERS] = records[s * stride + HOLDERS];
+            next[s * newStride + EPOCH] = records[s * stride + EPOCH];
         }
         records = next;
         stride = newStride;

@@ -5,6 +5,7 @@ import io.railgun.engine.event.EventRow;
 import io.railgun.engine.expr.Evaluator;
 import io.railgun.engine.expr.ExpressionCompiler;
 import io.railgun.engine.expr.ValueType;
+import io.railgun.engine.query.AggregateFunction;
 import io.railgun.engine.query.QueryException;
 import io.railgun.engine.query.Statement;
 import io.railgun.engine.reservoir.EventReservoir;
@@ -69,9 +70,11 @@ public final class TaskPlan {
         }
     }
 
-    private record Metric(MetricDefinition definition, String aggregatorKey, String groupKey, boolean backfilling) {
+    /** A metric: its (possibly shared) state aggregator's key, and what writes its values from that state. */
+    private record Metric(MetricDefinition definition, String aggregatorKey, String groupKey, Aggregator reader,
+                          boolean backfilling) {
         Metric live() {
-            return new Metric(definition, aggregatorKey, groupKey, false);
+            return new Metric(definition, aggregatorKey, groupKey, reader, false);
         }
     }
 
@@ -343,17 +346,25 @@ public final class TaskPlan {
             filter.op.add(g);
             filter.users++;
         }
-        String aggregatorKey = groupKey + "|" + def.aggregate().function() + "(" + ExprKey.of(def.aggregate().argument()) + ")";
+        AggregateFunction function = def.aggregate().function();
+        String stateName = AggregatorFactory.stateName(function, def.resultType());
+        String argumentKey = "(" + ExprKey.of(def.aggregate().argument()) + ")";
+        String aggregatorKey = groupKey + "|" + stateName + argumentKey;
         Node<Aggregator> agg = aggregators.get(aggregatorKey);
         if (agg == null) {
             Evaluator arg = def.aggregate().argument() == null ? null : compile(st, false, def.aggregate().argument());
-            agg = new Node<>(AggregatorFactory.create(def.aggregate().function(), arg), groupKey);
+            agg = new Node<>(AggregatorFactory.create(function, arg), groupKey);
             aggregators.put(aggregatorKey, agg);
-            group.op.add(agg.op, aggregatorKey);
+            List<String> formerKeys = new ArrayList<>();
+            for (AggregateFunction f : AggregatorFactory.formerOwners(stateName, arg == null ? null : arg.type())) {
+                formerKeys.add(groupKey + "|" + f + argumentKey);
+            }
+            group.op.add(agg.op, aggregatorKey, formerKeys);
             group.users++;
         }
         agg.users++;
-        metrics.put(def.name(), new Metric(def, aggregatorKey, groupKey, backfilling));
+        metrics.put(def.name(), new Metric(def, aggregatorKey, groupKey, AggregatorFactory.reader(agg.op, function),
+                backfilling));
     }
 
     private Evaluator compile(Statement st, boolean predicate, io.railgun.engine.query.Expr e) {
@@ -605,7 +616,7 @@ public final class TaskPlan {
             replyAggregators[g] = new Aggregator[idx.size()];
             replyIndexes[g] = new int[idx.size()];
             for (int k = 0; k < idx.size(); k++) {
-                replyAggregators[g][k] = aggregators.get(ordered[idx.get(k)].aggregatorKey()).op;
+                replyAggregators[g][k] = ordered[idx.get(k)].reader();
                 replyIndexes[g][k] = idx.get(k);
             }
             g++;

@@ -2,56 +2,51 @@ package io.railgun.engine.reservoir;
 
 import io.railgun.engine.event.EventRow;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * An {@link EventReservoir} held entirely in heap arrays: parallel primitive columns
- * (timestamp, seq, row offset, row length) over one byte arena of rows, compacted as cursors pass
- * events. Positions are logical (they survive compaction): physical index = position - base.
+ * (timestamp, seq, row reference) over the row bytes in a {@link RowArena}, whose chunks are
+ * reused as cursors pass events. The columns are rings indexed by logical position (position &
+ * (capacity - 1)), grown only when every entry is live, so a full window reuses them. (Columns
+ * compacted when their end was reached doubled whenever half of them were live then, which could be
+ * long after the growth that filled them: in a benchmark's timed part, or a node's steady state.)
  * Inserting out of order shifts the entries after the insertion point; late events are close to
  * the end, so the shift is short.
  */
 public final class InMemoryReservoir implements EventReservoir {
     private long[] timestamps = new long[1024];
     private long[] seqs = new long[1024];
-    private int[] rowOffsets = new int[1024];
-    private int[] rowLengths = new int[1024];
-    private int start; // physical index of the first live entry
-    private int end;   // physical index after the last entry
-    private long base; // logical position of physical index 0
+    private long[] rowRefs = new long[1024];
+    private int mask = 1023;
+    private long start; // logical position of the first live entry
+    private long end;   // logical position after the last entry
 
-    private byte[] arena = new byte[64 * 1024];
-    private byte[] spare = new byte[0];
-    private int arenaEnd;
+    private final RowArena rows = new RowArena();
 
     private final List<Cursor> cursors = new ArrayList<>();
 
     @Override
     public void insert(long timestamp, long seq, EventRow row) {
-        if (end == timestamps.length) {
-            makeRoomForEntry();
+        if (end - start == timestamps.length) {
+            grow();
         }
-        int len = row.length();
-        if (arenaEnd + len > arena.length) {
-            makeRoomForBytes(len);
+        long ref = rows.append(row);
+        long p = end;
+        while (p > start && timestamps[(int) (p - 1) & mask] > timestamp) {
+            p--;
         }
-        System.arraycopy(row.buffer(), row.offset(), arena, arenaEnd, len);
-        int i = end;
-        while (i > start && timestamps[i - 1] > timestamp) {
-            i--;
+        for (long k = end; k > p; k--) {
+            int to = (int) k & mask;
+            int from = (int) (k - 1) & mask;
+            timestamps[to] = timestamps[from];
+            seqs[to] = seqs[from];
+            rowRefs[to] = rowRefs[from];
         }
-        if (i < end) {
-            System.arraycopy(timestamps, i, timestamps, i + 1, end - i);
-            System.arraycopy(seqs, i, seqs, i + 1, end - i);
-            System.arraycopy(rowOffsets, i, rowOffsets, i + 1, end - i);
-            System.arraycopy(rowLengths, i, rowLengths, i + 1, end - i);
-        }
+        int i = (int) p & mask;
         timestamps[i] = timestamp;
         seqs[i] = seq;
-        rowOffsets[i] = arenaEnd;
-        rowLengths[i] = len;
-        arenaEnd += len;
+        rowRefs[i] = ref;
         end++;
         for (int c = 0, n = cursors.size(); c < n; c++) {
             Cursor cursor = cursors.get(c);
@@ -69,22 +64,25 @@ public final class InMemoryReservoir implements EventReservoir {
     @Override
     public ReservoirCursor openCursor(long boundary) {
         Cursor c = new Cursor(boundary);
-        int i = start;
-        while (i < end && timestamps[i] <= boundary) {
-            i++;
+        long p = start;
+        while (p < end && timestamps[(int) p & mask] <= boundary) {
+            p++;
         }
-        c.position = base + i;
+        c.position = p;
         cursors.add(c);
         return c;
     }
 
     @Override
     public void trim() {
-        long min = base + end;
+        long min = end;
         for (int c = 0, n = cursors.size(); c < n; c++) {
             min = Math.min(min, cursors.get(c).position);
         }
-        start = (int) (min - base);
+        for (long p = start; p < min; p++) {
+            rows.release(rowRefs[(int) p & mask]);
+        }
+        start = Math.max(start, min);
     }
 
     @Override
@@ -94,7 +92,7 @@ public final class InMemoryReservoir implements EventReservoir {
 
     @Override
     public long memoryBytes() {
-        return arena.length + spare.length + (long) timestamps.length * 24;
+        return rows.memoryBytes() + (long) timestamps.length * 24;
     }
 
     @Override
@@ -102,49 +100,23 @@ public final class InMemoryReservoir implements EventReservoir {
         cursors.clear();
     }
 
-    private void makeRoomForEntry() {
-        if (start > timestamps.length / 2) {
-            compactEntries();
-        } else {
-            int n = timestamps.length * 2;
-            timestamps = Arrays.copyOf(timestamps, n);
-            seqs = Arrays.copyOf(seqs, n);
-            rowOffsets = Arrays.copyOf(rowOffsets, n);
-            rowLengths = Arrays.copyOf(rowLengths, n);
+    /** Doubles the rings, every entry keeping its logical position. */
+    private void grow() {
+        int n = 2 * timestamps.length;
+        long[] t = new long[n];
+        long[] s = new long[n];
+        long[] r = new long[n];
+        for (long p = start; p < end; p++) {
+            int from = (int) p & mask;
+            int to = (int) p & (n - 1);
+            t[to] = timestamps[from];
+            s[to] = seqs[from];
+            r[to] = rowRefs[from];
         }
-    }
-
-    private void compactEntries() {
-        int live = end - start;
-        System.arraycopy(timestamps, start, timestamps, 0, live);
-        System.arraycopy(seqs, start, seqs, 0, live);
-        System.arraycopy(rowOffsets, start, rowOffsets, 0, live);
-        System.arraycopy(rowLengths, start, rowLengths, 0, live);
-        base += start;
-        start = 0;
-        end = live;
-    }
-
-    /** Copies the live rows, in entry order, into the spare arena (grown when needed) and swaps. */
-    private void makeRoomForBytes(int needed) {
-        long liveBytes = 0;
-        for (int i = start; i < end; i++) {
-            liveBytes += rowLengths[i];
-        }
-        int capacity = arena.length;
-        if (liveBytes + needed > capacity / 2) {
-            capacity = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * capacity, 2 * (liveBytes + needed)));
-        }
-        byte[] target = spare.length == capacity ? spare : new byte[capacity];
-        int p = 0;
-        for (int i = start; i < end; i++) {
-            System.arraycopy(arena, rowOffsets[i], target, p, rowLengths[i]);
-            rowOffsets[i] = p;
-            p += rowLengths[i];
-        }
-        spare = arena.length == capacity ? arena : new byte[0];
-        arena = target;
-        arenaEnd = p;
+        timestamps = t;
+        seqs = s;
+        rowRefs = r;
+        mask = n - 1;
     }
 
     private final class Cursor implements ReservoirCursor {
@@ -167,11 +139,11 @@ public final class InMemoryReservoir implements EventReservoir {
                 return;
             }
             boundary = newBoundary;
-            // Re-read the physical index each step: the sink may not insert, but base is stable here.
-            while (position - base < end && timestamps[(int) (position - base)] <= newBoundary) {
-                int i = (int) (position - base);
+            while (position < end && timestamps[(int) position & mask] <= newBoundary) {
+                int i = (int) position & mask;
                 position++;
-                sink.accept(timestamps[i], seqs[i], row.wrap(arena, rowOffsets[i]));
+                long ref = rowRefs[i];
+                sink.accept(timestamps[i], seqs[i], row.wrap(rows.chunk(ref), RowArena.offset(ref)));
             }
         }
 

@@ -8,7 +8,17 @@ public final class ReplyProbe {
     private final Reply reply = new Reply();
 
     public ReplyProbe() {
-        reply.layout(new String[] {"m"}, new ValueType[] {ValueType.DOUBLE});
+        this(ValueType.DOUBLE);
+    }
+
+    public ReplyProbe(ValueType type) {
+        reply.layout(new String[] {"m"}, new ValueType[] {type});
+    }
+
+    /** The value {@code aggregator} writes for the key at {@code slot} whose record starts at {@code base}. */
+    public Object value(Aggregator aggregator, long[] record, int base, int slot) {
+        aggregator.write(record, base, slot, reply, 0);
+        return reply.value(0);
     }
 
     public Double write(Aggregator aggregator, long[] record) {
