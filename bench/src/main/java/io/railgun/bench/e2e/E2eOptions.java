@@ -276,6 +276,9 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
 
     /** The collector a JVM's options select ({@code -XX:+UseZGC} → {@code zgc}), or empty (the JVM's default). */
     static String gcLabel(String javaOpts) {
+        if (javaOpts.strip().equals(DEFAULT_NODE_JAVA_OPTS)) {
+            return ""; // the node's own collector (ZGC): results keep their plain name
+        }
         String gc = "";
         for (String opt : javaOpts.strip().split("\\s+")) {
             switch (opt) {
