@@ -54,7 +54,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
             60_000.0, 80_000.0, 100_000.0);
 
     /** The railgun script's default JVM options (RAILGUN_JAVA_OPTS), so the node runs as a user's would. */
-    static final String DEFAULT_NODE_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -XX:+UseZGC -XX:+ExitOnOutOfMemoryError";
+    static final String DEFAULT_NODE_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -XX:MaxGCPauseMillis=10 -XX:+ExitOnOutOfMemoryError";
 
     static final String USAGE = """
             usage: bench/run e2e [options]
@@ -277,7 +277,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
     /** The collector a JVM's options select ({@code -XX:+UseZGC} → {@code zgc}), or empty (the JVM's default). */
     static String gcLabel(String javaOpts) {
         if (javaOpts.strip().equals(DEFAULT_NODE_JAVA_OPTS)) {
-            return ""; // the node's own collector (ZGC): results keep their plain name
+            return ""; // the node's own options: results keep their plain name
         }
         String gc = "";
         for (String opt : javaOpts.strip().split("\\s+")) {
