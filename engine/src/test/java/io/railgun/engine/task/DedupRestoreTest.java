@@ -10,17 +10,16 @@ import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.LateEventPolicy;
 import io.railgun.engine.schema.Schema;
 import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.engine.state.durable.DurableStateOptions;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -54,9 +53,7 @@ class DedupRestoreTest {
 
     @AfterEach
     void cleanUp() throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        TaskSnapshot.deleteTree(dir);
     }
 
     @Test

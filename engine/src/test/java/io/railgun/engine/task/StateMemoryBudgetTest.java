@@ -10,20 +10,19 @@ import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.LateEventPolicy;
 import io.railgun.engine.schema.Schema;
 import io.railgun.engine.schema.StreamDefinition;
+import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.engine.state.durable.DurableStateOptions;
 import io.railgun.engine.state.durable.StateMemory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -62,9 +61,7 @@ class StateMemoryBudgetTest {
 
     @AfterEach
     void cleanUp() throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        TaskSnapshot.deleteTree(dir);
     }
 
     @Test
