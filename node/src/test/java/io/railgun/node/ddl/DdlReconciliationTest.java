@@ -98,6 +98,11 @@ class DdlReconciliationTest {
                 assertThatThrownBy(() -> fe.addStatement("pay", "SELECT SUM(amount) AS total, COUNT(*) AS c FROM pay"
                         + " GROUP BY card [RANGE 1 HOUR]", false)).hasMessageContaining("injected");
                 DdlWriter.faults = DdlWriter.Faults.NONE;
+                // the fault stops the writer after it sent partition 0's marker, before that marker's ack: wait
+                // until it is in the topic, as it would be from a node that died there, so that every event below
+                // reaches partition 0's task after it (else a card's first reply could precede the marker)
+                inputTopic = io.railgun.node.messaging.Topics.input(d.name(), generationOf(node), "card");
+                awaitMarkers(node.bootstrapServers(), inputTopic, Map.of(0, List.of(2L, 3L), 1, List.of(2L)));
                 assertThat(fe.metrics("pay")).extracting(MetricInfo::name).containsExactly("n", "total", "c");
                 // the change is pending, owned by this (live) node: another change waits for it
                 assertThatThrownBy(() -> fe.addStatement("pay", "SELECT MAX(amount) AS m FROM pay GROUP BY card"
@@ -122,7 +127,6 @@ class DdlReconciliationTest {
                     }
                 }
                 assertThat(markedCards).containsValues(true, false); // both partitions have cards
-                inputTopic = io.railgun.node.messaging.Topics.input(d.name(), generationOf(node), "card");
             }
             try (Node node = Node.start(config)) {
                 FrontEnd fe = node.frontEnd();
@@ -246,6 +250,17 @@ class DdlReconciliationTest {
             }
         }
         throw new AssertionError("no input topic of stream pay");
+    }
+
+    /** Waits (up to 30 s) until the topic's STATEMENT markers are {@code expected}. */
+    static void awaitMarkers(String bootstrap, String topic, Map<Integer, List<Long>> expected) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        Map<Integer, List<Long>> seen = statementMarkers(bootstrap, topic);
+        while (!seen.equals(expected) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            seen = statementMarkers(bootstrap, topic);
+        }
+        assertThat(seen).as("the markers in %s", topic).isEqualTo(expected);
     }
 
     /** Per partition, the statement ids of the STATEMENT markers in the topic, in order. */
