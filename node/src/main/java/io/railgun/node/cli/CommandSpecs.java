@@ -111,7 +111,9 @@ final class CommandSpecs {
         OptionSpec.Builder b = OptionSpec.builder(s.flag())
                 .paramLabel(s.paramLabel())
                 .type(String.class)
-                .description(s.description() + ". Default: " + s.defaultDisplay() + ". Env: " + s.envVar() + ".");
+                // picocli formats descriptions (String.format): a literal % must reach it as %%
+                .description((s.description() + ". Default: " + s.defaultDisplay() + ". Env: " + s.envVar() + ".")
+                        .replace("%", "%%"));
         if (s.type() == ValueTypes.BOOLEAN) {
             // --sasl alone means --sasl=true
             b.arity("0..1").fallbackValue("true");
