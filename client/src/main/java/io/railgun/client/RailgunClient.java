@@ -1,13 +1,9 @@
 package io.railgun.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -66,38 +62,21 @@ public final class RailgunClient implements AutoCloseable {
     /** How long a request waits for its reply unless told otherwise. */
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
-    private static final String JSON = "application/json";
-    /** For {@link #call}: a request the node may receive twice (a read, a PUT of a definition, an event). */
+    /** For {@link Retrier#call}: a request the node may receive twice (a read, a PUT of a definition, an event). */
     private static final boolean REPEATABLE = true;
-    /** For {@link #call}: a change that must not be made twice (adding metrics, deleting). */
+    /** For {@link Retrier#call}: a change that must not be made twice (adding metrics, deleting). */
     private static final boolean CHANGE = false;
 
-    private final HttpClient http;
     private final Endpoints endpoints;
-    private final String authorization;
-    private final Duration requestTimeout;
-    private final RetryPolicy retry;
-    private final Pause pause;
-    private final Executor executor;
+    private final Requests requests;
+    private final Transport transport;
+    private final Retrier retrier;
 
     private RailgunClient(Builder builder) {
         this.endpoints = new Endpoints(builder.baseUri);
-        this.authorization = builder.token == null ? null : "Bearer " + builder.token;
-        this.requestTimeout = builder.requestTimeout;
-        this.retry = builder.retry;
-        this.pause = builder.pause;
-        this.executor = builder.executor;
-        HttpClient.Builder http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(builder.requestTimeout);
-        if (builder.sslContext != null) {
-            http.sslContext(builder.sslContext);
-        }
-        if (builder.executor != null) {
-            http.executor(builder.executor);
-        }
-        this.http = http.build();
+        this.requests = new Requests(builder.token, builder.requestTimeout);
+        this.transport = new Transport(builder.requestTimeout, builder.sslContext, builder.executor);
+        this.retrier = new Retrier(transport, builder.retry, builder.pause, builder.executor);
     }
 
     /** A builder with the defaults: {@link #DEFAULT_BASE_URI}, no token, {@link #DEFAULT_REQUEST_TIMEOUT}. */
@@ -121,7 +100,7 @@ public final class RailgunClient implements AutoCloseable {
      */
     public StreamPutResult createStream(String name, StreamSpec spec) {
         HttpResponse<byte[]> response =
-                call(jsonRequest(endpoints.stream(name), "PUT", JsonCodec.streamSpec(spec)), REPEATABLE);
+                retrier.call(requests.json(endpoints.stream(name), "PUT", JsonCodec.streamSpec(spec)), REPEATABLE);
         return response.statusCode() == 201 ? StreamPutResult.CREATED : StreamPutResult.UPDATED;
     }
 
@@ -131,7 +110,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 404 when there is no such stream
      */
     public StreamSpec stream(String name) {
-        return decode(call(request(endpoints.stream(name)).GET().build(), REPEATABLE), JsonCodec::streamSpec);
+        return Responses.decode(get(endpoints.stream(name)), JsonCodec::streamSpec);
     }
 
     /**
@@ -142,7 +121,7 @@ public final class RailgunClient implements AutoCloseable {
      */
     public Map<String, StreamSpec> streams() {
         return Collections.unmodifiableMap(
-                decode(call(request(endpoints.streams()).GET().build(), REPEATABLE), JsonCodec::streams));
+                Responses.decode(get(endpoints.streams()), JsonCodec::streams));
     }
 
     /**
@@ -151,7 +130,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 404 when there is no such stream
      */
     public void deleteStream(String name) {
-        call(request(endpoints.stream(name)).DELETE().build(), CHANGE);
+        retrier.call(requests.to(endpoints.stream(name)).DELETE().build(), CHANGE);
     }
 
     // --- metrics (SPEC §3.2) ---------------------------------------------------------------
@@ -180,7 +159,8 @@ public final class RailgunClient implements AutoCloseable {
     }
 
     private List<String> addMetrics(String stream, byte[] body) {
-        return decode(call(jsonRequest(endpoints.metrics(stream), "POST", body), CHANGE), JsonCodec::metricNames);
+        return Responses.decode(retrier.call(requests.json(endpoints.metrics(stream), "POST", body), CHANGE),
+                JsonCodec::metricNames);
     }
 
     /**
@@ -190,7 +170,7 @@ public final class RailgunClient implements AutoCloseable {
      * @return the stream's metrics in the node's order
      */
     public List<MetricInfo> metrics(String stream) {
-        return decode(call(request(endpoints.metrics(stream)).GET().build(), REPEATABLE), JsonCodec::metricInfos);
+        return Responses.decode(get(endpoints.metrics(stream)), JsonCodec::metricInfos);
     }
 
     /**
@@ -199,7 +179,7 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 404 for an unknown stream or metric
      */
     public void deleteMetric(String stream, String name) {
-        call(request(endpoints.metric(stream, name)).DELETE().build(), CHANGE);
+        retrier.call(requests.to(endpoints.metric(stream, name)).DELETE().build(), CHANGE);
     }
 
     // --- events (SPEC §3.3) ----------------------------------------------------------------
@@ -215,7 +195,8 @@ public final class RailgunClient implements AutoCloseable {
      *                          in time, status 0 when unreachable
      */
     public EventReply send(String stream, Map<String, ?> event) {
-        return decode(call(jsonRequest(endpoints.events(stream), "POST", JsonCodec.write(event)), REPEATABLE),
+        return Responses.decode(
+                retrier.call(requests.json(endpoints.events(stream), "POST", JsonCodec.write(event)), REPEATABLE),
                 JsonCodec::eventReply);
     }
 
@@ -224,8 +205,8 @@ public final class RailgunClient implements AutoCloseable {
      * with a {@link RailgunException} (wrapped in a {@link CompletionException} by {@code join}).
      */
     public CompletableFuture<EventReply> sendAsync(String stream, Map<String, ?> event) {
-        HttpRequest request = jsonRequest(endpoints.events(stream), "POST", JsonCodec.write(event));
-        return callAsyncRetrying(request).thenApply(response -> decode(response, JsonCodec::eventReply));
+        HttpRequest request = requests.json(endpoints.events(stream), "POST", JsonCodec.write(event));
+        return retrier.callAsync(request).thenApply(response -> Responses.decode(response, JsonCodec::eventReply));
     }
 
     /**
@@ -235,14 +216,15 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException as {@link #send}; 413 when the batch is larger than the node accepts
      */
     public List<EventReply> sendBatch(String stream, List<? extends Map<String, ?>> events) {
-        return decode(call(jsonRequest(endpoints.batch(stream), "POST", JsonCodec.write(events)), REPEATABLE),
+        return Responses.decode(
+                retrier.call(requests.json(endpoints.batch(stream), "POST", JsonCodec.write(events)), REPEATABLE),
                 JsonCodec::eventReplies);
     }
 
     /** As {@link #sendBatch}, without blocking. */
     public CompletableFuture<List<EventReply>> sendBatchAsync(String stream, List<? extends Map<String, ?>> events) {
-        HttpRequest request = jsonRequest(endpoints.batch(stream), "POST", JsonCodec.write(events));
-        return callAsyncRetrying(request).thenApply(response -> decode(response, JsonCodec::eventReplies));
+        HttpRequest request = requests.json(endpoints.batch(stream), "POST", JsonCodec.write(events));
+        return retrier.callAsync(request).thenApply(response -> Responses.decode(response, JsonCodec::eventReplies));
     }
 
     /**
@@ -257,9 +239,10 @@ public final class RailgunClient implements AutoCloseable {
      *         an injector measures each send.
      */
     public CompletableFuture<RawResponse> sendJsonAsync(String stream, byte[] eventJson) {
-        HttpRequest request = jsonRequest(endpoints.events(stream), "POST", eventJson);
-        return callAsync(request).thenApply(
-                response -> new RawResponse(response.statusCode(), response.body(), retryAfterSeconds(response)));
+        HttpRequest request = requests.json(endpoints.events(stream), "POST", eventJson);
+        return transport.exchangeAsync(request).thenApply(
+                response -> new RawResponse(response.statusCode(), response.body(),
+                        Responses.retryAfterSeconds(response)));
     }
 
     /**
@@ -269,9 +252,9 @@ public final class RailgunClient implements AutoCloseable {
      */
     public EventReply decodeEventReply(RawResponse raw) {
         if (!raw.isSuccess()) {
-            throw error(raw.status(), raw.body(), raw.retryAfterSeconds());
+            throw Responses.error(raw.status(), raw.body(), raw.retryAfterSeconds());
         }
-        return decode(raw.status(), raw.body(), JsonCodec::eventReply);
+        return Responses.decode(raw.status(), raw.body(), JsonCodec::eventReply);
     }
 
     // --- point reads (SPEC §3.4) -----------------------------------------------------------
@@ -286,7 +269,7 @@ public final class RailgunClient implements AutoCloseable {
      *                                  being backfilled, 400 for a wrong key
      */
     public PointRead read(String stream, String metric, Map<String, ?> key) {
-        return decode(call(request(endpoints.pointRead(stream, metric, key)).GET().build(), REPEATABLE),
+        return Responses.decode(get(endpoints.pointRead(stream, metric, key)),
                 root -> JsonCodec.pointRead(root, metric, key));
     }
 
@@ -295,7 +278,7 @@ public final class RailgunClient implements AutoCloseable {
     /** {@code GET /health}: true when the node answers 2xx; false for any other status or no answer. */
     public boolean health() {
         try {
-            HttpResponse<byte[]> response = exchange(request(endpoints.health()).GET().build());
+            HttpResponse<byte[]> response = transport.exchange(requests.to(endpoints.health()).GET().build());
             return response.statusCode() >= 200 && response.statusCode() < 300;
         } catch (RailgunException e) {
             return false;
@@ -310,165 +293,19 @@ public final class RailgunClient implements AutoCloseable {
      * @throws RailgunException 403 without an admin token, 503 when the node does not follow the cluster
      */
     public String clusterJson() {
-        return new String(call(request(endpoints.cluster()).GET().build(), REPEATABLE).body(),
+        return new String(get(endpoints.cluster()).body(),
                 java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Waits for the requests in flight, then releases the connections and threads. */
     @Override
     public void close() {
-        http.close();
+        transport.close();
     }
 
-    // --- plumbing --------------------------------------------------------------------------
-
-    private HttpRequest.Builder request(URI uri) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).header("Accept", JSON);
-        if (authorization != null) {
-            request.header("Authorization", authorization);
-        }
-        return request;
-    }
-
-    private HttpRequest jsonRequest(URI uri, String method, byte[] body) {
-        return request(uri).header("Content-Type", JSON).method(method, HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
-    }
-
-    /**
-     * Sends and waits, again as the retry policy says ({@code idempotent}: the request may be
-     * repeated even when the node may have applied it); a 2xx response, else the RailgunException
-     * of the last attempt.
-     */
-    private HttpResponse<byte[]> call(HttpRequest request, boolean idempotent) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                HttpResponse<byte[]> response = exchange(request);
-                requireSuccess(response);
-                return response;
-            } catch (RailgunException e) {
-                if (!retry.shouldRetry(e, attempt, idempotent)) {
-                    throw e;
-                }
-                try {
-                    pause.sleep(retry.delay(attempt, e.retryAfterSeconds()));
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    e.addSuppressed(interrupted);
-                    throw e;
-                }
-            }
-        }
-    }
-
-    /**
-     * As {@link #call} without blocking, for event sends (always safe to repeat): a future of a
-     * 2xx response, or failed with the RailgunException of the last attempt.
-     */
-    private CompletableFuture<HttpResponse<byte[]>> callAsyncRetrying(HttpRequest request) {
-        return attemptAsync(request, 1);
-    }
-
-    private CompletableFuture<HttpResponse<byte[]>> attemptAsync(HttpRequest request, int attempt) {
-        return callAsync(request).thenApply(response -> {
-            requireSuccess(response);
-            return response;
-        }).handle((response, failure) -> {
-            if (failure == null) {
-                return CompletableFuture.completedFuture(response);
-            }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (!(cause instanceof RailgunException e) || !retry.shouldRetry(e, attempt, REPEATABLE)) {
-                return CompletableFuture.<HttpResponse<byte[]>>failedFuture(cause);
-            }
-            Executor later = pause.after(retry.delay(attempt, e.retryAfterSeconds()), executor);
-            return CompletableFuture.runAsync(() -> {}, later)
-                    .thenCompose(ignored -> attemptAsync(request, attempt + 1));
-        }).thenCompose(next -> next);
-    }
-
-    private HttpResponse<byte[]> exchange(HttpRequest request) {
-        try {
-            return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (IOException e) {
-            throw transportFailure(request, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RailgunException(0, RailgunException.INTERRUPTED,
-                    "interrupted while waiting for " + request.method() + " " + request.uri(), 0, e);
-        }
-    }
-
-    /** Any response, or a failed future of a RailgunException when there is none. */
-    private CompletableFuture<HttpResponse<byte[]>> callAsync(HttpRequest request) {
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
-            if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
-                throw transportFailure(request, cause);
-            }
-            return response;
-        });
-    }
-
-    private RailgunException transportFailure(HttpRequest request, Throwable cause) {
-        String what = request.method() + " " + request.uri();
-        if (cause instanceof HttpTimeoutException && !(cause instanceof HttpConnectTimeoutException)) {
-            return new RailgunException(0, RailgunException.TIMEOUT, "no reply to " + what + " within " + requestTimeout
-                    + "; it may or may not have been applied (resending an event is safe: its eventId is deduplicated)",
-                    0, cause);
-        }
-        return new RailgunException(0, RailgunException.UNREACHABLE, "cannot reach the Railgun node for " + what + ": "
-                + cause + "; check that it runs (./railgun start) and that the base URI is right", 0, cause);
-    }
-
-    private static void requireSuccess(HttpResponse<byte[]> response) {
-        int status = response.statusCode();
-        if (status < 200 || status >= 300) {
-            throw error(status, response.body(), retryAfterSeconds(response));
-        }
-    }
-
-    private static RailgunException error(int status, byte[] body, int retryAfterSeconds) {
-        JsonCodec.ErrorBody error = JsonCodec.error(body);
-        if (error != null) {
-            return new RailgunException(status, error.code(), error.message(), retryAfterSeconds, null);
-        }
-        String text = JsonCodec.excerpt(body);
-        return new RailgunException(status, "http_" + status, text.isEmpty() ? "HTTP " + status + " with no body" : text,
-                retryAfterSeconds, null);
-    }
-
-    /** Retry-After in delay-seconds (what the node sends); 0 when absent or in another form. */
-    private static int retryAfterSeconds(HttpResponse<?> response) {
-        return response.headers().firstValue("Retry-After").map(value -> {
-            try {
-                return Math.max(0, Integer.parseInt(value.strip()));
-            } catch (NumberFormatException e) {
-                return 0;
-            }
-        }).orElse(0);
-    }
-
-    @FunctionalInterface
-    private interface Decoder<T> {
-        T decode(JsonNode root) throws IOException;
-    }
-
-    private static <T> T decode(HttpResponse<byte[]> response, Decoder<T> decoder) {
-        requireSuccess(response);
-        return decode(response.statusCode(), response.body(), decoder);
-    }
-
-    private static <T> T decode(int status, byte[] body, Decoder<T> decoder) {
-        try {
-            return decoder.decode(JsonCodec.readTree(body));
-        } catch (IOException e) {
-            throw new RailgunException(status, RailgunException.BAD_RESPONSE,
-                    "the node's reply is not the JSON SPEC §3 describes (" + e.getMessage() + "): "
-                            + JsonCodec.excerpt(body), 0, e);
-        }
+    /** {@code GET uri} (safe to repeat): a 2xx response, else the RailgunException of the last attempt. */
+    private HttpResponse<byte[]> get(URI uri) {
+        return retrier.call(requests.to(uri).GET().build(), REPEATABLE);
     }
 
     /**

@@ -8,7 +8,6 @@ import io.railgun.node.broker.BrokerCredentials;
 import io.railgun.node.broker.EmbeddedBroker;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.ControlLog;
-import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.cluster.ClusterEvents;
 import io.railgun.node.cluster.ClusterPublisher;
 import io.railgun.node.cluster.ClusterTopic;
@@ -40,26 +39,14 @@ import io.railgun.node.security.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * One Railgun node (paper §3): front-end, back-end (processor units running tasks) and messaging
@@ -74,7 +61,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
  */
 public final class Node implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Node.class.getName());
-    private static final long STARTUP_TIMEOUT_MS = 60_000;
+    private static final long STARTUP_TIMEOUT_MS = StartupKafka.STARTUP_TIMEOUT_MS;
     /** A node whose last status on the cluster topic is older than this is shown unreachable (it writes one a second). */
     private static final long UNREACHABLE_AFTER_MS = 5_000;
 
@@ -117,7 +104,7 @@ public final class Node implements AutoCloseable {
     private void startLayers() {
         long started = System.nanoTime();
         Path data = config.dataDir().toAbsolutePath();
-        resources.add(lockDataDir(data));
+        resources.add(NodeDataDir.lock(data));
         Map<String, String> kafkaProperties = config.kafkaProperties();
         if (config.kafka() == null) {
             BrokerCredentials credentials = brokerCredentials(data);
@@ -140,11 +127,11 @@ public final class Node implements AutoCloseable {
         KafkaSettings kafka = new KafkaSettings(bootstrap, kafkaProperties, config.nodeId());
         Admin admin = Admin.create(kafka.admin());
         resources.add(admin);
-        short replication = TopicReplication.factor(config.topicReplication(), brokerCount(admin));
+        short replication = TopicReplication.factor(config.topicReplication(), StartupKafka.brokerCount(admin));
         String replyTopic = Topics.replies(config.nodeId());
-        ensureTopic(admin, Topics.CONTROL, replication, TopicReplication.configs(replication, ControlLog.topicConfig()));
-        ensureTopic(admin, replyTopic, replication, TopicReplication.configs(replication, Map.of("retention.ms", "3600000")));
-        ensureTopic(admin, ClusterTopic.NAME, replication, TopicReplication.configs(replication, ClusterTopic.config()));
+        StartupKafka.ensureTopic(admin, Topics.CONTROL, replication, TopicReplication.configs(replication, ControlLog.topicConfig()));
+        StartupKafka.ensureTopic(admin, replyTopic, replication, TopicReplication.configs(replication, Map.of("retention.ms", "3600000")));
+        StartupKafka.ensureTopic(admin, ClusterTopic.NAME, replication, TopicReplication.configs(replication, ClusterTopic.config()));
 
         catalog = new Catalog();
         control = new ControlLog(catalog, kafka);
@@ -158,7 +145,7 @@ public final class Node implements AutoCloseable {
             throw new IllegalStateException("interrupted while starting", e);
         }
         Path tasks = data.resolve("tasks");
-        deleteTasksOfDeletedStreams(tasks);
+        NodeDataDir.deleteTasksOfDeletedStreams(tasks, catalog);
         DdlWriter ddlWriter = new DdlWriter(catalog, control, kafka, config.nodeId(), config.requestTimeoutMs(),
                 ddlGraceMs(config), System::currentTimeMillis);
         resources.add(ddlWriter);
@@ -358,84 +345,6 @@ public final class Node implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("the embedded broker's credentials cannot be kept in " + data + ": "
                     + e.getMessage(), e);
-        }
-    }
-
-    private static AutoCloseable lockDataDir(Path data) {
-        try {
-            OwnerOnly.prepareDataDir(data);
-            Path lockFile = data.resolve(".lock");
-            FileChannel channel = FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
-                    OwnerOnly.fileAttributes(lockFile));
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
-                channel.close();
-                throw new IllegalStateException("data directory " + data + " is in use by another Railgun node; give each"
-                        + " node its own --data-dir");
-            }
-            return () -> {
-                lock.release();
-                channel.close();
-            };
-        } catch (IOException e) {
-            throw new UncheckedIOException("data directory " + data + " cannot be used: " + e.getMessage(), e);
-        }
-    }
-
-    private static int brokerCount(Admin admin) {
-        try {
-            return admin.describeCluster().nodes().get(STARTUP_TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot use Kafka: " + e.getCause().getMessage() + "; check --kafka and the Kafka"
-                    + " client properties (security.protocol, sasl.*, ssl.*)", e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("Kafka did not answer within " + STARTUP_TIMEOUT_MS / 1000 + " s; check --kafka and"
-                    + " the Kafka client properties (security.protocol, sasl.*, ssl.*)", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting", e);
-        }
-    }
-
-    private static void ensureTopic(Admin admin, String name, short replication, Map<String, String> configs) {
-        try {
-            admin.createTopics(List.of(new NewTopic(name, 1, replication).configs(configs))).all()
-                    .get(STARTUP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            LOG.log(System.Logger.Level.INFO, "topic {0} created", name);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("topic " + name + " could not be created: " + e.getCause().getMessage(), e);
-            }
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("topic " + name + " was not created within " + STARTUP_TIMEOUT_MS + " ms", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting", e);
-        }
-    }
-
-    /** Task directories are {@code tasks/<stream>.<generation>/...}: those of streams no longer in the catalog go. */
-    private void deleteTasksOfDeletedStreams(Path tasks) {
-        if (!Files.isDirectory(tasks)) {
-            return;
-        }
-        Set<String> live = new HashSet<>();
-        for (StreamEntry s : catalog.streams()) {
-            live.add(s.name() + "." + s.generation());
-        }
-        try (Stream<Path> dirs = Files.list(tasks)) {
-            for (Path dir : dirs.toList()) {
-                if (!live.contains(dir.getFileName().toString())) {
-                    LOG.log(System.Logger.Level.INFO, "deleting {0}: its stream was deleted", dir);
-                    try (Stream<Path> walk = Files.walk(dir)) {
-                        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                            Files.deleteIfExists(p);
-                        }
-                    }
-                }
-            }
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not clean " + tasks + ": " + e);
         }
     }
 }

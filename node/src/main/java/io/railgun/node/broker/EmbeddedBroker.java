@@ -1,27 +1,15 @@
 package io.railgun.node.broker;
 
 import io.railgun.node.security.OwnerOnly;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.BindException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.metadata.properties.MetaPropertiesEnsemble;
-import org.apache.kafka.metadata.storage.Formatter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,15 +19,9 @@ import org.slf4j.LoggerFactory;
  * (SPEC §2), alone or as one broker of a cluster ({@link ClusterLayout}: N such processes, each a
  * broker and a controller voter, on fixed ports).
  *
- * <p><b>Storage.</b> Everything lives in {@code dataDir/kafka}, which is both the log dir and the
- * metadata log dir. {@code dataDir} is prepared by {@link OwnerOnly#prepareDataDir} first: created
- * {@code rwx------} (or tightened), with the process umask set so that the broker's files are
- * {@code rw-------}. On first start the directory is formatted like {@code kafka-storage.sh format}
- * does ({@link Formatter}: the layout's cluster id, or a new random one for a single broker, its
- * node id, static quorum, the latest production {@code metadata.version}); the cluster id is
- * persisted in its {@code meta.properties}. Later starts find that file and reuse the directory with
- * all topics, offsets and metadata kept; a directory formatted for another cluster id or node id is
- * refused with a message that says so.
+ * <p><b>Storage</b> in {@code dataDir/kafka}, formatted on first start and reused after:
+ * {@link BrokerStorage}. <b>Settings</b> Railgun gives the broker, each with its reason:
+ * {@link BrokerSettings}.
  *
  * <p><b>Listeners.</b> Both bind to the layout's host (the loopback interface for a single broker and
  * by default for a cluster), PLAINTEXT unless overridden. For a single broker:
@@ -59,41 +41,7 @@ import org.slf4j.LoggerFactory;
  * A free port is found by binding port 0 and releasing it before Kafka binds it; if another
  * process takes it in between, start-up is retried with new ports (three attempts in all).
  *
- * <p><b>Settings</b> (key = value: why), applied before {@code overrides}:
- * <ul>
- *   <li>{@code process.roles=broker,controller}, {@code node.id=1} (a cluster: the broker's id):
- *       one process is the cluster, or one broker and one voter of it.</li>
- *   <li>{@code offsets.topic.replication.factor}, {@code transaction.state.log.replication.factor},
- *       {@code share.coordinator.state.topic.replication.factor} {@code =1} and the matching
- *       {@code *.min.isr=1}: the defaults (3 copies, 2 in sync) cannot be met by one broker, so
- *       consumer groups, transactions and share groups would never find their coordinator.
- *       {@code min.insync.replicas=1} and {@code default.replication.factor=1} are the defaults,
- *       pinned because {@code acks=all} producers and topic creation rely on them. In a cluster the
- *       copies are {@link ClusterLayout#internalReplication()} (3, or every broker of a smaller
- *       cluster) and the in-sync minimums {@link ClusterLayout#minInsyncReplicas()} (2 with 3
- *       copies): one broker may die without losing an acknowledged write or stopping writes.</li>
- *   <li>{@code offsets.topic.num.partitions}, {@code transaction.state.log.num.partitions},
- *       {@code share.coordinator.state.topic.num.partitions} {@code =5} (default 50): one node
- *       needs no coordinator spread; fewer partitions make the first group join (which creates
- *       {@code __consumer_offsets}) fast and keep file handles and index mappings few.</li>
- *   <li>{@code group.initial.rebalance.delay.ms=0}: no 3 s wait before the first rebalance of a
- *       new group; there are no other members to wait for.</li>
- *   <li>{@code auto.create.topics.enable=false}: Railgun creates its topics explicitly with the
- *       partition counts it needs; a typo must fail, not create a topic.</li>
- *   <li>{@code num.network.threads=1} (3), {@code num.io.threads=2} (8),
- *       {@code background.threads=2} (10), {@code group.coordinator.threads=1} (4),
- *       {@code group.coordinator.background.threads=1} (2),
- *       {@code num.recovery.threads.per.data.dir=1} (2): sized for a node that shares a small
- *       machine with the engine and serves a handful of local clients: the node's own producers
- *       and consumers hold a few connections, and fewer threads mean fewer hand-offs on 2 cores
- *       (with 1 network and 2 request threads, and producers lingering 2 ms, the broker took 17% of
- *       a core at 5,000 ev/s, against 48% with 2 and 4 threads and no linger).</li>
- *   <li>{@code log.cleaner.dedupe.buffer.size=16 MiB} (128 MiB, allocated on the heap when the
- *       cleaner of compacted topics such as {@code __consumer_offsets} starts): enough for
- *       ~600,000 distinct keys per cleaning pass.</li>
- * </ul>
- *
- * <p><b>Overrides</b> are broker properties applied last, over all of the above. To secure only the
+ * <p><b>Overrides</b> are broker properties applied last, over Railgun's settings. To secure only the
  * client listener, change its protocol and add the SASL settings, e.g. for SASL/PLAIN:
  * {@code listener.security.protocol.map=CLIENT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT},
  * {@code sasl.enabled.mechanisms=PLAIN}, {@code sasl.mechanism.inter.broker.protocol=PLAIN} and
@@ -193,22 +141,22 @@ public final class EmbeddedBroker implements AutoCloseable {
         String host = layout.host();
         for (int attempt = 1; ; attempt++) {
             long startNs = System.nanoTime();
-            int clientPort = layout.clientPort() == 0 ? freePort(host) : requireFree(host, layout.clientPort());
+            int clientPort = layout.clientPort() == 0 ? BrokerPorts.free(host) : BrokerPorts.requireFree(host, layout.clientPort());
             int controllerPort;
             String voters;
             if (layout.isSingle()) {
                 do {
-                    controllerPort = freePort(host);
+                    controllerPort = BrokerPorts.free(host);
                 } while (controllerPort == clientPort);
                 voters = layout.brokerId() + "@" + host + ":" + controllerPort;
             } else {
-                controllerPort = requireFree(host, layout.controllerPort());
+                controllerPort = BrokerPorts.requireFree(host, layout.controllerPort());
                 voters = ClusterLayout.quorumVoters(layout.voters());
             }
-            Map<String, String> props = settings(logDir, layout, clientPort, controllerPort, voters);
+            Map<String, String> props = BrokerSettings.of(logDir, layout, clientPort, controllerPort, voters);
             props.putAll(overrides);
             KafkaConfig config = new KafkaConfig(props, false);
-            String clusterId = formatIfNeeded(logDir, layout);
+            String clusterId = BrokerStorage.formatIfNeeded(logDir, layout);
             KafkaRaftServer server = null;
             try {
                 server = new KafkaRaftServer(config, Time.SYSTEM);
@@ -217,7 +165,7 @@ public final class EmbeddedBroker implements AutoCloseable {
                 if (server != null) {
                     shutdownQuietly(server);
                 }
-                if (isBindFailure(e) && layout.isSingle() && attempt < START_ATTEMPTS) {
+                if (BrokerPorts.isBindFailure(e) && layout.isSingle() && attempt < START_ATTEMPTS) {
                     LOG.info("Kafka broker could not bind its ports (taken since they were checked); retrying");
                     continue;
                 }
@@ -272,120 +220,6 @@ public final class EmbeddedBroker implements AutoCloseable {
         LOG.info("Kafka broker on {} stopped in {} ms", bootstrapServers(), (System.nanoTime() - startNs) / 1_000_000);
     }
 
-    private static Map<String, String> settings(Path logDir, ClusterLayout layout, int clientPort, int controllerPort,
-            String voters) {
-        String host = layout.host();
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("process.roles", "broker,controller");
-        p.put("node.id", Integer.toString(layout.brokerId()));
-        p.put("controller.quorum.voters", voters);
-        p.put("listeners", CLIENT_LISTENER + "://" + host + ":" + clientPort + ","
-                + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort);
-        p.put("listener.security.protocol.map", CLIENT_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
-        p.put("controller.listener.names", CONTROLLER_LISTENER);
-        p.put("inter.broker.listener.name", CLIENT_LISTENER);
-        p.put("log.dirs", logDir.toString());
-
-        String copies = Integer.toString(layout.internalReplication());
-        String inSync = Integer.toString(layout.minInsyncReplicas());
-        p.put("offsets.topic.replication.factor", copies);
-        p.put("offsets.topic.num.partitions", "5");
-        p.put("transaction.state.log.replication.factor", copies);
-        p.put("transaction.state.log.min.isr", inSync);
-        p.put("transaction.state.log.num.partitions", "5");
-        p.put("share.coordinator.state.topic.replication.factor", copies);
-        p.put("share.coordinator.state.topic.min.isr", inSync);
-        p.put("share.coordinator.state.topic.num.partitions", "5");
-        p.put("default.replication.factor", copies);
-        p.put("min.insync.replicas", inSync);
-        p.put("group.initial.rebalance.delay.ms", "0");
-        p.put("auto.create.topics.enable", "false");
-        // after a kill, the restarted broker's registration waits for its old session to time out
-        // (9 s by default): a single node has no one to fail over to, so a short session is enough;
-        // in a cluster, a dead broker is fenced (and leaves the ISRs) after 3 s instead of 9
-        p.put("broker.session.timeout.ms", "3000");
-        p.put("broker.heartbeat.interval.ms", "1000");
-
-        p.put("num.network.threads", "1");
-        p.put("num.io.threads", "2");
-        p.put("background.threads", "2");
-        p.put("group.coordinator.threads", "1");
-        p.put("group.coordinator.background.threads", "1");
-        p.put("num.recovery.threads.per.data.dir", "1");
-        p.put("log.cleaner.dedupe.buffer.size", Integer.toString(16 * 1024 * 1024));
-        return p;
-    }
-
-    /**
-     * Formats {@code logDir} unless it holds a {@code meta.properties}; returns the cluster id.
-     *
-     * @throws IllegalStateException when the directory was formatted for another cluster or broker id
-     */
-    private static String formatIfNeeded(Path logDir, ClusterLayout layout) {
-        String dir = logDir.toString();
-        try {
-            MetaPropertiesEnsemble ensemble = new MetaPropertiesEnsemble.Loader().addLogDirs(List.of(dir)).load();
-            if (!ensemble.errorLogDirs().isEmpty()) {
-                throw new UncheckedIOException(new IOException("cannot read the Kafka metadata in " + dir
-                        + " (meta.properties); check its permissions, or delete the directory to start afresh"));
-            }
-            Optional<String> existing = ensemble.clusterId();
-            if (existing.isPresent()) {
-                if (layout.clusterId() != null && !layout.clusterId().equals(existing.get())) {
-                    throw new IllegalStateException("the Kafka data in " + dir + " belongs to cluster " + existing.get()
-                            + ", not " + layout.clusterId() + " (a broker of another cluster size, ports or --cluster-id);"
-                            + " give this broker its own --data-dir, pass --cluster-id " + existing.get()
-                            + ", or delete the directory to start afresh");
-                }
-                if (ensemble.nodeId().isPresent() && ensemble.nodeId().getAsInt() != layout.brokerId()) {
-                    throw new IllegalStateException("the Kafka data in " + dir + " is broker " + ensemble.nodeId().getAsInt()
-                            + "'s, not broker " + layout.brokerId() + "'s; give each broker its own --data-dir");
-                }
-                return existing.get();
-            }
-            // Kafka writes meta.properties last, so a format cut short is simply done again.
-            String clusterId = layout.clusterId() != null ? layout.clusterId() : Uuid.randomUuid().toString();
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            new Formatter()
-                    .setPrintStream(new PrintStream(out, true, StandardCharsets.UTF_8))
-                    .setNodeId(layout.brokerId())
-                    .setClusterId(clusterId)
-                    .addDirectory(dir)
-                    .setMetadataLogDirectory(dir)
-                    .setControllerListenerName(CONTROLLER_LISTENER)
-                    .run();
-            LOG.info("Formatted Kafka storage {} for new cluster {}: {}", dir, clusterId,
-                    out.toString(StandardCharsets.UTF_8).strip());
-            return clusterId;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the Kafka metadata in " + dir, e);
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot format the Kafka storage in " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static int freePort(String host) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getByName(host), 0), 1);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot find a free port on " + host + " for the Kafka broker", e);
-        }
-    }
-
-    /** Fails early, with a message that says what to do, when a port asked for is taken. */
-    private static int requireFree(String host, int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getByName(host), port), 1);
-            return port;
-        } catch (IOException e) {
-            throw new IllegalStateException("the Kafka broker port " + host + ":" + port + " is already in use"
-                    + " (another broker or node?); stop that process or choose another port", e);
-        }
-    }
-
     /** The messages along a cause chain, each once: Kafka's outer message alone rarely says what failed. */
     private static String messages(Throwable e) {
         StringBuilder all = new StringBuilder();
@@ -396,15 +230,6 @@ public final class EmbeddedBroker implements AutoCloseable {
             }
         }
         return all.toString();
-    }
-
-    private static boolean isBindFailure(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BindException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static void shutdownQuietly(KafkaRaftServer server) {

@@ -18,30 +18,27 @@ import io.railgun.node.catalog.StreamEntry;
 import io.railgun.node.ddl.DdlWriter;
 import io.railgun.node.messaging.KafkaSettings;
 import io.railgun.node.messaging.TaskInput;
-import io.railgun.node.messaging.TopicReplication;
 import io.railgun.node.messaging.Topics;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * The node's front-end (paper §3): what the HTTP API (and Kafka-native ingestion) calls. DDL is
  * validated against the catalog, published on the control topic, then marked in the input
  * partitions it concerns, so every task applies it at one point of its input ({@link DdlWriter}:
- * a change left half done by a node that died is finished by another; this class: stream admin
- * and topic admin); events and point reads go through its {@link EventRouter}, to every
- * partitioner topic of their stream, and are answered with the merged replies of the tasks.
+ * a change left half done by a node that died is finished by another; this class: stream and
+ * metric admin, with {@link StreamCompatibility} deciding what a stream may become and
+ * {@link StreamTopics} creating and deleting its topics); events and point reads go through its
+ * {@link EventRouter}, to every partitioner topic of their stream, and are answered with the merged
+ * replies of the tasks.
  *
  * <p>Every method is thread-safe; DDL is serialised on this node. Refusals are
  * {@link ApiException}s (thrown, or completing the future exceptionally).
@@ -53,7 +50,7 @@ public final class FrontEnd implements AutoCloseable {
     private final Catalog catalog;
     private final ControlLog control;
     private final Admin admin;
-    private final short topicReplication;
+    private final StreamTopics topics;
     private final long defaultInputRetentionMs;
     private final long timeoutMs;
     private final KafkaProducer<byte[], byte[]> producer;
@@ -70,7 +67,7 @@ public final class FrontEnd implements AutoCloseable {
         this.defaultInputRetentionMs = defaultInputRetentionMs;
         this.control = control;
         this.admin = admin;
-        this.topicReplication = topicReplication;
+        this.topics = new StreamTopics(admin, topicReplication, requestTimeoutMs);
         this.timeoutMs = requestTimeoutMs;
         this.producer = new KafkaProducer<>(kafka.producer("frontend"));
         this.replies = new ReplyCollector(kafka, replyTopic, requestTimeoutMs);
@@ -97,20 +94,20 @@ public final class FrontEnd implements AutoCloseable {
                     StreamDefinition resolved = InputRetention.resolve(definition, defaultInputRetentionMs);
                     StreamEntry created = new StreamEntry(resolved, newGeneration(), 1, List.of());
                     TopicNameClash.refuse(created, catalog.streams(), admin, timeoutMs);
-                    createTopics(created);
+                    topics.create(created);
                     if (publish(created.name(), CatalogCodec.encode(created, 0))) {
-                        List<String> topics = new ArrayList<>();
-                        definition.partitioners().forEach(p -> topics.add(Topics.input(created, p)));
+                        List<String> inputs = new ArrayList<>();
+                        definition.partitioners().forEach(p -> inputs.add(Topics.input(created, p)));
                         LOG.log(System.Logger.Level.INFO, "stream ''{0}'' created: topics {1}, {2} partition(s) each",
-                                definition.name(), topics, definition.partitions());
+                                definition.name(), inputs, definition.partitions());
                         return true;
                     }
                     continue;
                 }
                 StreamDefinition old = current.definition();
-                checkSameAttributes(old, definition);
+                StreamCompatibility.checkSameAttributes(old, definition);
                 if (!old.schema().isEvolvedInto(definition.schema())) {
-                    throw ApiException.conflict("incompatible_schema_change", incompatibility(old.schema(), definition.schema()));
+                    throw ApiException.conflict("incompatible_schema_change", StreamCompatibility.incompatibility(old.schema(), definition.schema()));
                 }
                 long inputRetention = definition.inputRetentionMs();
                 boolean retentionChanged = inputRetention != StreamDefinition.INPUT_RETENTION_NODE_DEFAULT
@@ -174,18 +171,7 @@ public final class FrontEnd implements AutoCloseable {
             StreamEntry current = entry(name);
             publish(name, null);
             events.forget(current.generation());
-            List<String> topics = new ArrayList<>();
-            for (String p : current.definition().partitioners()) {
-                topics.add(Topics.input(current, p));
-            }
-            topics.add(Topics.ingest(name));
-            topics.add(Topics.ingestReplies(name));
-            // a few seconds later: the nodes' units first drop the topics from their subscriptions,
-            // instead of fetching from deleted topics (and warning about it)
-            CompletableFuture.delayedExecutor(3, TimeUnit.SECONDS).execute(() -> {
-                admin.deleteTopics(topics);
-                LOG.log(System.Logger.Level.INFO, "stream ''{0}'': topics {1} deleted", name, topics);
-            });
+            topics.deleteLater(current);
             LOG.log(System.Logger.Level.INFO, "stream ''{0}'' deleted", name);
         }
     }
@@ -339,87 +325,7 @@ public final class FrontEnd implements AutoCloseable {
         }
     }
 
-    private void createTopics(StreamEntry stream) {
-        StreamDefinition d = stream.definition();
-        List<NewTopic> topics = new ArrayList<>();
-        for (String p : d.partitioners()) {
-            topics.add(new NewTopic(Topics.input(stream, p), d.partitions(), topicReplication)
-                    .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", InputRetention.retentionMs(d),
-                            "message.timestamp.type", "CreateTime"))));
-        }
-        // Kafka-native ingestion: JSON events in, JSON replies out (a week of each)
-        topics.add(new NewTopic(Topics.ingest(d.name()), d.partitions(), topicReplication)
-                .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", Long.toString(7 * 86_400_000L)))));
-        topics.add(new NewTopic(Topics.ingestReplies(d.name()), d.partitions(), topicReplication)
-                .configs(TopicReplication.configs(topicReplication, Map.of("retention.ms", Long.toString(7 * 86_400_000L)))));
-        try {
-            admin.createTopics(topics).all().get(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw ApiException.unavailable("kafka_unavailable", "the stream's topics could not be created ("
-                        + e.getCause().getMessage() + "); retry the request", 1);
-            }
-        } catch (TimeoutException e) {
-            throw ApiException.unavailable("kafka_unavailable", "the stream's topics were not created within " + timeoutMs
-                    + " ms; retry the request", 1);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiException.unavailable("interrupted", "the node is shutting down", 1);
-        }
-    }
-
     private static String newGeneration() {
         return Long.toString(RANDOM.nextLong() >>> 24, 36);
-    }
-
-    private static void checkSameAttributes(StreamDefinition old, StreamDefinition now) {
-        List<String> changed = new ArrayList<>();
-        if (!old.eventIdField().equalsIgnoreCase(now.eventIdField())) {
-            changed.add("eventId (" + old.eventIdField() + " -> " + now.eventIdField() + ")");
-        }
-        if (old.timestampField() == null ? now.timestampField() != null
-                : now.timestampField() == null || !old.timestampField().equalsIgnoreCase(now.timestampField())) {
-            changed.add("timestamp (" + old.timestampField() + " -> " + now.timestampField() + ")");
-        }
-        if (!old.partitioners().equals(now.partitioners())) {
-            changed.add("partitioners (" + old.partitioners() + " -> " + now.partitioners() + ")");
-        }
-        if (old.partitions() != now.partitions()) {
-            changed.add("partitions (" + old.partitions() + " -> " + now.partitions() + ")");
-        }
-        if (old.latenessMs() != now.latenessMs()) {
-            changed.add("lateness (" + old.latenessMs() + " ms -> " + now.latenessMs() + " ms)");
-        }
-        if (old.lateEvents() != now.lateEvents()) {
-            changed.add("lateEvents (" + old.lateEvents() + " -> " + now.lateEvents() + ")");
-        }
-        if (old.retentionMs() != now.retentionMs()) {
-            changed.add("retention (" + old.retentionMs() + " ms -> " + now.retentionMs() + " ms)");
-        }
-        if (!changed.isEmpty()) {
-            throw ApiException.conflict("incompatible_stream_change", "stream '" + old.name() + "' exists and only new"
-                    + " fields may be added to it; changed: " + String.join(", ", changed)
-                    + ". Delete the stream and create it again to change these.");
-        }
-    }
-
-    private static String incompatibility(Schema old, Schema now) {
-        for (int i = 0; i < old.size(); i++) {
-            Field a = old.field(i);
-            if (i >= now.size()) {
-                return "incompatible schema change: field '" + a.name() + "' is missing; existing fields must stay, with their"
-                        + " types and order, and new fields may only be added at the end";
-            }
-            Field b = now.field(i);
-            if (!a.name().equalsIgnoreCase(b.name())) {
-                return "incompatible schema change: field " + (i + 1) + " is '" + a.name() + "', not '" + b.name()
-                        + "'; existing fields must stay in their order, and new fields may only be added at the end";
-            }
-            if (a.type() != b.type()) {
-                return "incompatible schema change: field '" + a.name() + "' is " + a.type().jsonName() + ", it cannot become "
-                        + b.type().jsonName() + "; add a new field instead";
-            }
-        }
-        return "incompatible schema change";
     }
 }

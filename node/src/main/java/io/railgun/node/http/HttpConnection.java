@@ -1,29 +1,16 @@
 package io.railgun.node.http;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
-import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpHeadersFactory;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.railgun.node.frontend.ApiException;
@@ -47,20 +34,17 @@ import java.util.concurrent.TimeUnit;
  * {@code request_timeout} and close); a response the client does not read within {@code idleNs}
  * closes it. While a request is handled, the handler's own timeout ({@code --request-timeout}) rules.
  *
+ * <p>Jobs: the read side, assembling requests and refusing those that need no handler, is
+ * {@link RequestReceiver}'s, and {@link HttpResponses} builds the responses; this class keeps the
+ * requests in order, writes their responses, runs the connection's timer and closes it.
+ *
  * <p>Not thread-safe: everything runs on the channel's event loop but {@link #respond}, which the
  * handling thread calls and which hands the response over to the loop.
  */
 final class HttpConnection extends ChannelInboundHandlerAdapter implements ChannelFutureListener {
     private static final System.Logger LOG = System.getLogger(HttpConnection.class.getName());
-    /** Pieces of one body kept apart before they are merged (a body arrives in pieces of one read each). */
-    private static final int MAX_BODY_PIECES = 1024;
     /** How long a connection closing after its last response waits for the client to close its side. */
     private static final long LINGER_NS = TimeUnit.SECONDS.toNanos(2);
-    private static final HttpHeadersFactory RESPONSE_HEADERS = DefaultHttpHeadersFactory.headersFactory()
-            .withValidation(false);
-    private static final HttpHeadersFactory RESPONSE_TRAILERS = DefaultHttpHeadersFactory.trailersFactory()
-            .withValidation(false);
-    private static final CharSequence NO_STORE = HttpHeaderValues.NO_STORE;
 
     /**
      * What every connection shares.
@@ -75,23 +59,11 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         }
     }
 
-    private enum Phase {
-        /** Between requests: no byte of the next one yet. */
-        IDLE,
-        /** Some bytes of a request came, its head is not complete. */
-        HEAD,
-        /** The head came, the body is coming. */
-        BODY
-    }
-
     private final Settings settings;
+    private final RequestReceiver receiver;
     private final ArrayDeque<IncomingRequest> ready = new ArrayDeque<>(2);
     private final Runnable onTimer = this::onTimer;
     private ChannelHandlerContext ctx;
-    private Phase phase = Phase.IDLE;
-    private long phaseStartNs;
-    /** The request whose head came and whose body is coming, or null. */
-    private IncomingRequest receiving;
     /** A request is being handled, or its response written. */
     private boolean inService;
     private boolean writing;
@@ -111,6 +83,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
 
     HttpConnection(Settings settings) {
         this.settings = settings;
+        this.receiver = new RequestReceiver(this, settings);
     }
 
     /** The handler to put before the HTTP codec: it sees a request's first bytes, for the header timeout. */
@@ -118,10 +91,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         return new ChannelInboundHandlerAdapter() {
             @Override
             public void channelRead(ChannelHandlerContext c, Object msg) {
-                if (phase == Phase.IDLE) {
-                    phase = Phase.HEAD;
-                    phaseStartNs = System.nanoTime();
-                }
+                receiver.bytesArrived();
                 c.fireChannelRead(msg);
             }
         };
@@ -130,7 +100,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
-        phaseStartNs = System.nanoTime();
+        receiver.restartClock();
         if (context.channel().isActive()) {
             updateTimer();
         }
@@ -138,7 +108,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
 
     @Override
     public void channelActive(ChannelHandlerContext context) throws Exception {
-        phaseStartNs = System.nanoTime();
+        receiver.restartClock();
         updateTimer();
         super.channelActive(context);
     }
@@ -149,10 +119,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
             timer.cancel(false);
             timer = null;
         }
-        if (receiving != null) {
-            receiving.dropBody();
-            receiving = null;
-        }
+        receiver.dropPartial();
         for (IncomingRequest in : ready) {
             in.dropBody();
         }
@@ -188,141 +155,23 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         if (msg instanceof HttpRequest head) {
             if (head.decoderResult().isFailure()) {
                 ReferenceCountUtil.release(msg);
-                malformed(head, head.decoderResult().cause());
+                receiver.malformed(ctx, head.decoderResult().cause());
                 return;
             }
-            onHead(head);
+            receiver.onHead(ctx, head);
         }
         if (msg instanceof HttpContent content) {
-            onContent(content);
+            receiver.onContent(ctx, content);
         }
     }
 
-    private void onHead(HttpRequest head) {
-        IncomingRequest in = new IncomingRequest(head);
-        receiving = in;
-        phase = Phase.BODY;
-        phaseStartNs = System.nanoTime();
-        in.close = !HttpUtil.isKeepAlive(head);
-        in.keepAliveHeader = !in.close && head.protocolVersion().equals(HttpVersion.HTTP_1_0);
-        if (!splitTarget(in, head.uri())) {
-            in.refusal = ApiException.badRequest("invalid_uri", "the request target '" + RequestTarget.printable(head.uri())
-                    + "' is not a valid URI path: send an absolute path (/v1/streams/...) with only URI characters, "
-                    + "percent-encoding the others as %XX (and '%' itself as %25)");
-        }
-        long declared = HttpUtil.getContentLength(head, -1L);
-        String expect = head.headers().get(HttpHeaderNames.EXPECT);
-        boolean continueExpected = false;
-        if (expect != null && head.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
-            if (!expect.strip().equalsIgnoreCase("100-continue")) {
-                in.refusal = new ApiException(417, "expectation_failed", "'Expect: " + RequestTarget.printable(expect)
-                        + "' is not supported; send the request without it (or with 'Expect: 100-continue')");
-                in.close = true;
-                complete(in);
-                return;
-            }
-            continueExpected = true;
-        }
-        if (declared > settings.maxBodyBytes()) {
-            in.tooLarge = true;
-            if (continueExpected || declared > ApiRequest.DISCARD_LIMIT_BYTES) {
-                // answered at once, without reading the body: the connection closes after the answer
-                in.close = true;
-                complete(in);
-                return;
-            }
-        } else if (continueExpected && in.refusal == null && !inService && ready.isEmpty()) {
-            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
-                    Unpooled.EMPTY_BUFFER, RESPONSE_HEADERS, RESPONSE_TRAILERS));
-        }
-    }
-
-    private void onContent(HttpContent content) {
-        IncomingRequest in = receiving;
-        if (in == null) {
-            content.release();
-            return;
-        }
-        boolean last = content instanceof LastHttpContent;
-        if (content.decoderResult().isFailure()) {
-            content.release();
-            receiving = null;
-            if (!in.complete) {
-                in.dropBody();
-                malformedBody(in, content.decoderResult().cause());
-            }
-            return;
-        }
-        ByteBuf data = content.content();
-        int n = data.readableBytes();
-        in.received += n;
-        if (in.complete || in.tooLarge || in.refusal != null) {
-            content.release();
-            if (!in.complete && in.received > ApiRequest.DISCARD_LIMIT_BYTES) {
-                in.close = true;
-                complete(in);
-            }
-        } else if (in.received > settings.maxBodyBytes()) {
-            // a chunked body (or more than its Content-Length said) over the limit: dropped from here on
-            content.release();
-            in.dropBody();
-            in.tooLarge = true;
-        } else if (n == 0) {
-            content.release();
-        } else if (in.body == null) {
-            in.body = data; // the decoder's own slice: no copy
-        } else {
-            CompositeByteBuf pieces;
-            if (in.body instanceof CompositeByteBuf c) {
-                pieces = c;
-            } else {
-                pieces = ctx.alloc().compositeBuffer(MAX_BODY_PIECES);
-                pieces.addComponent(true, in.body);
-                in.body = pieces;
-            }
-            pieces.addComponent(true, data);
-        }
-        if (last) {
-            receiving = null;
-            phase = Phase.IDLE;
-            phaseStartNs = System.nanoTime();
-            if (!in.complete) {
-                complete(in);
-            }
-        }
-    }
-
-    /** The codec could not parse a request line or its headers: answer in order, then close. */
-    private void malformed(HttpRequest head, Throwable cause) {
-        if (cause instanceof PrematureChannelClosureException || !ctx.channel().isActive()) {
-            return; // the client closed mid-request: nobody to answer
-        }
-        if (receiving != null) {
-            receiving.dropBody();
-            receiving = null;
-        }
-        IncomingRequest in = new IncomingRequest(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/"));
-        in.refusal = CodecRefusals.of(cause);
-        in.close = true;
-        discarding = true;
-        phase = Phase.IDLE;
-        complete(in);
-    }
-
-    private void malformedBody(IncomingRequest in, Throwable cause) {
-        if (cause instanceof PrematureChannelClosureException || !ctx.channel().isActive()) {
-            return;
-        }
-        in.refusal = ApiException.badRequest("bad_request", "the request body is malformed (" + cause.getMessage()
-                + "); send a Content-Length or a valid chunked body");
-        in.close = true;
-        discarding = true;
-        phase = Phase.IDLE;
-        complete(in);
+    /** Whether no request is in service or waiting for its turn. */
+    boolean nothingPending() {
+        return !inService && ready.isEmpty();
     }
 
     /** A request received whole: it waits for its turn (and reads stop while others wait). */
-    private void complete(IncomingRequest in) {
+    void complete(IncomingRequest in) {
         in.complete = true;
         ready.add(in);
         if (inService && !paused) {
@@ -331,6 +180,12 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         }
         serveNext();
         updateTimer();
+    }
+
+    /** A refused request after which the connection takes no more: answered in its turn, then closed. */
+    void discardAfter(IncomingRequest in) {
+        discarding = true;
+        complete(in);
     }
 
     private void serveNext() {
@@ -367,28 +222,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
      * @param headers more headers, as name, value, name, value ..., or null
      */
     void respond(int code, String contentType, byte[] body, int length, List<String> headers, boolean close) {
-        ByteBuf content = length == 0 ? Unpooled.EMPTY_BUFFER : ctx.alloc().ioBuffer(length).writeBytes(body, 0, length);
-        DefaultFullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(code),
-                content, RESPONSE_HEADERS, RESPONSE_TRAILERS);
-        HttpHeaders h = r.headers();
-        if (contentType != null) {
-            h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
-            h.set(HttpHeaderNames.CACHE_CONTROL, NO_STORE);
-        }
-        if (code != 204 && code != 304) {
-            h.setInt(HttpHeaderNames.CONTENT_LENGTH, length);
-        }
-        h.set(HttpHeaderNames.DATE, HttpDate.now());
-        if (headers != null) {
-            for (int i = 0; i < headers.size(); i += 2) {
-                h.set(headers.get(i), headers.get(i + 1));
-            }
-        }
-        if (close) {
-            h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        } else if (h.contains("Keep-Alive")) {
-            h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        }
+        DefaultFullHttpResponse r = HttpResponses.full(ctx.alloc(), code, contentType, body, length, headers, close);
         if (ctx.executor().inEventLoop()) {
             write(r, close);
         } else {
@@ -424,7 +258,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
             lingerClose();
             return;
         }
-        phaseStartNs = System.nanoTime();
+        receiver.restartClock();
         if (!ready.isEmpty()) {
             serveNext();
         } else if (inputShut) {
@@ -469,7 +303,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
     /** The node is stopping: close now if nothing is under way, else after the response in service. */
     void closeWhenIdle() {
         draining = true;
-        if (!inService && ready.isEmpty() && receiving == null) {
+        if (!inService && ready.isEmpty() && !receiver.receiving()) {
             ctx.close();
         }
     }
@@ -484,11 +318,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
         if (inService || !ready.isEmpty()) {
             return 0; // the node's turn: the handler's own timeout rules
         }
-        return phaseStartNs + switch (phase) {
-            case IDLE -> settings.idleNs();
-            case HEAD -> settings.headerNs();
-            case BODY -> settings.bodyNs();
-        };
+        return receiver.deadlineNs();
     }
 
     /** Arms the timer unless it fires before the deadline anyway (it then re-arms itself). */
@@ -522,43 +352,12 @@ final class HttpConnection extends ChannelInboundHandlerAdapter implements Chann
             updateTimer();
             return;
         }
-        if (writing || discarding || phase == Phase.IDLE) {
+        if (writing || discarding || receiver.idle()) {
             // the client reads no response, lingers, or sent nothing for the idle timeout
             ctx.close();
             return;
         }
         // a request's head or body came too slowly: 408, then close
-        boolean head = phase == Phase.HEAD;
-        if (receiving != null) {
-            receiving.dropBody();
-            receiving = null;
-        }
-        IncomingRequest in = new IncomingRequest(new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/"));
-        in.refusal = new ApiException(408, "request_timeout", head
-                ? "the request head (request line and headers) did not come within "
-                        + TimeUnit.NANOSECONDS.toMillis(settings.headerNs()) + " ms of its first byte"
-                : "the request body did not come within " + TimeUnit.NANOSECONDS.toMillis(settings.bodyNs())
-                        + " ms of its head; send it at once after the headers");
-        in.close = true;
-        discarding = true;
-        phase = Phase.IDLE;
-        complete(in);
+        receiver.timedOut();
     }
-
-    /**
-     * Splits an origin-form ({@code /path?query}) or absolute-form ({@code http://host/path?query})
-     * request target into {@code in}'s raw path and query; false when it is malformed: not a path,
-     * characters a URI cannot hold, or a bad percent escape in the path (the query's escapes are the
-     * point reads' to check, with their own error).
-     */
-    static boolean splitTarget(IncomingRequest in, String uri) {
-        String[] parts = RequestTarget.split(uri);
-        if (parts == null) {
-            return false;
-        }
-        in.rawPath = parts[0];
-        in.rawQuery = parts[1];
-        return true;
-    }
-
 }
