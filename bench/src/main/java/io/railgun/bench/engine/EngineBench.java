@@ -606,6 +606,14 @@ public final class EngineBench {
 
         // durable: stats before close, then close (final checkpoint) and the store's size after
         long rocksBytes = sizeOf(stateDirs);
+        long sstBytes = 0, storedBytes = 0;
+        for (TaskProcessor t : taskArray) {
+            if (t.durableState() != null) {
+                long[] sizes = t.durableState().storedBytes();
+                sstBytes += sizes[0];
+                storedBytes += sizes[1];
+            }
+        }
         String durableJson = "";
         long closeStart = System.nanoTime();
         for (TaskProcessor t : taskArray) {
@@ -636,7 +644,14 @@ public final class EngineBench {
                             + " close() %,d ms (final checkpoint %.1f MB in %,d ms)%n",
                     rocksBytes / 1048576.0, rocksAfterClose / 1048576.0, closeNs / 1_000_000, finalBytes / 1048576.0,
                     finalNanos / 1_000_000);
+            long timedCheckpoints = Math.max(1, a.checkpoints - b.checkpoints);
+            System.out.printf("         durable: checkpoints of the timed part wrote %.1f MB (%.1f MB per checkpoint); at its end"
+                            + " RocksDB's SST files %.1f MB for %.1f MB of state as read back (keys and values): %.2fx%n",
+                    (a.bytesWritten - b.bytesWritten) / 1048576.0, (a.bytesWritten - b.bytesWritten) / 1048576.0 / timedCheckpoints,
+                    sstBytes / 1048576.0, storedBytes / 1048576.0, (double) sstBytes / Math.max(1, storedBytes));
             durableJson = String.format(Locale.ROOT,
+                    ",\"checkpointBytesTimed\":%d,\"sstBytes\":%d,\"storedBytes\":%d", a.bytesWritten - b.bytesWritten,
+                    sstBytes, storedBytes) + String.format(Locale.ROOT,
                     ",\"hotKeysLimit\":%d,\"checkpointIntervalMs\":%d,\"checkpointsTimed\":%d,\"checkpoints\":%d,"
                             + "\"lastCheckpointBytes\":%d,\"lastCheckpointMs\":%.1f,\"hotKeys\":%d,\"evictions\":%d,\"evictionsTimed\":%d,"
                             + "\"coldLoads\":%d,\"coldLoadsTimed\":%d,\"coldReads\":%d,\"coldReadsTimed\":%d,\"rocksDbBytes\":%d,"
@@ -787,9 +802,10 @@ public final class EngineBench {
 
     /** Durable stores' counters summed over the tasks (zero for in-memory tasks). */
     private record DurableCounters(long checkpoints, long lastCheckpointBytes, long lastCheckpointNanos, long hotKeys,
-                                   long evictions, long coldLoads, long coldReads, long hotLimit, long bytesPerHotKey) {
+                                   long evictions, long coldLoads, long coldReads, long hotLimit, long bytesPerHotKey,
+                                   long bytesWritten) {
         static DurableCounters of(TaskProcessor[] tasks) {
-            long checkpoints = 0, bytes = 0, nanos = 0, hot = 0, evictions = 0, loads = 0, reads = 0;
+            long checkpoints = 0, bytes = 0, nanos = 0, hot = 0, evictions = 0, loads = 0, reads = 0, written = 0;
             long limit = 0, perKey = 0;
             for (TaskProcessor t : tasks) {
                 DurableStateStore s = t.durableState();
@@ -798,6 +814,7 @@ public final class EngineBench {
                 }
                 checkpoints += s.checkpoints();
                 bytes += s.lastCheckpointBytes();
+                written += s.checkpointBytesWritten();
                 nanos = Math.max(nanos, s.lastCheckpointNanos());
                 reads += s.coldReads();
                 hot += t.hotKeys();
@@ -806,7 +823,7 @@ public final class EngineBench {
                 limit = limit == 0 ? s.hotKeyLimit() : Math.min(limit, s.hotKeyLimit());
                 perKey = Math.max(perKey, s.hotBytesPerKey());
             }
-            return new DurableCounters(checkpoints, bytes, nanos, hot, evictions, loads, reads, limit, perKey);
+            return new DurableCounters(checkpoints, bytes, nanos, hot, evictions, loads, reads, limit, perKey, written);
         }
     }
 

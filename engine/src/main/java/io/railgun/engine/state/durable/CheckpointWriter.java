@@ -42,6 +42,7 @@ final class CheckpointWriter implements AutoCloseable {
     private volatile long checkpoints;
     private volatile long lastBytes;
     private volatile long lastNanos;
+    private volatile long totalBytes;
 
     CheckpointWriter(RocksDB db, ColumnFamilyHandle stateFamily, ColumnFamilyHandle metaFamily, byte[] recordKey,
             Path directory) {
@@ -80,6 +81,7 @@ final class CheckpointWriter implements AutoCloseable {
         }
         checkpoints = checkpoints + 1; // one writer thread
         lastBytes = bytes;
+        totalBytes = totalBytes + bytes; // one writer thread
         lastNanos = System.nanoTime() - start;
     }
 
@@ -130,6 +132,11 @@ final class CheckpointWriter implements AutoCloseable {
 
     long lastNanos() {
         return lastNanos;
+    }
+
+    /** Bytes (keys and values) of every checkpoint written since the store was opened. */
+    long totalBytes() {
+        return totalBytes;
     }
 
     /** Stops the thread once the checkpoint under way is written (the caller waited for it). */

@@ -432,6 +432,27 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return writer.lastNanos();
     }
 
+    /** Bytes (keys and values) written by every checkpoint since the store was opened. Any thread. */
+    public long checkpointBytesWritten() {
+        return writer.totalBytes();
+    }
+
+    /**
+     * For stats: RocksDB's SST files' bytes, and the state's bytes as read back (every stored key
+     * and value, one scan: not for a hot path). Any thread, while the store is open.
+     */
+    public long[] storedBytes() {
+        long live = 0;
+        try (RocksIterator it = db.newIterator(stateFamily)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                live += it.key().length + it.value().length;
+            }
+            return new long[] {db.getAggregatedLongProperty("rocksdb.total-sst-files-size"), live};
+        } catch (RocksDBException e) {
+            throw new DurableStateException("cannot read the size of " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
     /**
      * RocksDB's own account of this store's memory (for stats and tests): its memtables, and its
      * table readers' index and filter blocks held outside the block cache. Any thread.
