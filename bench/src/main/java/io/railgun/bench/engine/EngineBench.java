@@ -606,12 +606,15 @@ public final class EngineBench {
 
         // durable: stats before close, then close (final checkpoint) and the store's size after
         long rocksBytes = sizeOf(stateDirs);
-        long sstBytes = 0, storedBytes = 0;
+        long sstBytes = 0, storedBytes = 0, wholes = 0, patches = 0;
         for (TaskProcessor t : taskArray) {
             if (t.durableState() != null) {
                 long[] sizes = t.durableState().storedBytes();
                 sstBytes += sizes[0];
                 storedBytes += sizes[1];
+                long[] values = t.durableState().valuesStored();
+                wholes += values[0];
+                patches += values[1];
             }
         }
         String durableJson = "";
@@ -646,9 +649,10 @@ public final class EngineBench {
                     finalNanos / 1_000_000);
             long timedCheckpoints = Math.max(1, a.checkpoints - b.checkpoints);
             System.out.printf("         durable: checkpoints of the timed part wrote %.1f MB (%.1f MB per checkpoint); at its end"
-                            + " RocksDB's SST files %.1f MB for %.1f MB of state as read back (keys and values): %.2fx%n",
+                            + " RocksDB's SST files %.1f MB for %.1f MB of state as read back (keys and values): %.2fx;"
+                            + " values stored in all: %,d whole, %,d patches%n",
                     (a.bytesWritten - b.bytesWritten) / 1048576.0, (a.bytesWritten - b.bytesWritten) / 1048576.0 / timedCheckpoints,
-                    sstBytes / 1048576.0, storedBytes / 1048576.0, (double) sstBytes / Math.max(1, storedBytes));
+                    sstBytes / 1048576.0, storedBytes / 1048576.0, (double) sstBytes / Math.max(1, storedBytes), wholes, patches);
             durableJson = String.format(Locale.ROOT,
                     ",\"checkpointBytesTimed\":%d,\"sstBytes\":%d,\"storedBytes\":%d", a.bytesWritten - b.bytesWritten,
                     sstBytes, storedBytes) + String.format(Locale.ROOT,
