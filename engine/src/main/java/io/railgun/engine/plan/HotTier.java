@@ -22,13 +22,14 @@ import java.util.Arrays;
  *
  * <p><b>Incremental.</b> Each slot keeps the change bits of the nodes changed since the key's last
  * stored part. A snapshot or an eviction stores a key whose stored copy is current in the other
- * nodes as a patch of the changed nodes only ({@link KeyRecordCodec#PATCH}): a FRAUD card loaded
- * back because its 30-day window lost an event writes that node, not its nine. A key is saved whole when it has no stored copy, when
- * every node changed, after the nodes were laid out again, and after {@value #MAX_PATCHES} patches
- * (which bounds what a stored value and a cold load carry). Owned by the task's thread.
+ * nodes as a patch of the changed nodes only ({@link KeyRecordCodec#PATCH}) when that is at most
+ * half its whole value: a card with a long window full and a short one expiring writes the short
+ * one. Otherwise whole: no stored copy, the nodes laid out again since, {@value #MAX_PATCHES}
+ * patches already (which bounds what a stored value and a cold load carry), or a patch not much
+ * smaller. Owned by the task's thread.
  */
 final class HotTier {
-    static final int MAX_PATCHES = 6;
+    static final int MAX_PATCHES = 4;
     private static final byte DIRTY = 1; // changed since its cold copy was written
     private static final byte DURABLE = 2; // the cold tier holds a copy of it: current in the nodes not marked changed
     private static final byte REFERENCED = 4; // used since the clock hand last passed
@@ -45,6 +46,7 @@ final class HotTier {
     private int allNodes; // the change bits of every node
     private int clockHand;
     private final StateWriter out = new StateWriter();
+    private final StateWriter patchOut = new StateWriter();
     private final StateReader in = new StateReader();
     private byte[] keyScratch = new byte[64];
     private long evictions;
@@ -139,9 +141,8 @@ final class HotTier {
             saveSnapshot(victim);
         }
         if ((flags[victim] & DIRTY) != 0) {
-            boolean whole = mustBeWhole(victim);
-            serialise(victim, whole);
-            cold.store(keyScratch, 0, copyKey(victim), out.buffer(), 0, out.length(), !whole);
+            StateWriter value = serialise(victim);
+            cold.store(keyScratch, 0, copyKey(victim), value.buffer(), 0, value.length(), value == patchOut);
         }
         flags[victim] = 0;
         changed[victim] = 0;
@@ -190,27 +191,36 @@ final class HotTier {
 
     /** Saves a key into the snapshot: a patch of its changed nodes when its stored copy allows, else whole. */
     private void saveSnapshot(int slot) {
-        boolean whole = mustBeWhole(slot);
-        serialise(slot, whole);
-        cold.storeSnapshot(keyScratch, 0, copyKey(slot), out.buffer(), 0, out.length(), !whole);
+        StateWriter value = serialise(slot);
+        cold.storeSnapshot(keyScratch, 0, copyKey(slot), value.buffer(), 0, value.length(), value == patchOut);
         flags[slot] = (byte) ((flags[slot] & ~(SNAPSHOT | WHOLE)) | DURABLE);
     }
 
     /**
-     * Whether the key at {@code slot} must be stored whole: it has no stored copy, or its nodes
-     * were laid out again, or every node changed, or its stored value has the most patches.
+     * Serialises the key at {@code slot} to be stored: whole ({@link #out}), or a patch of its
+     * changed nodes ({@link #patchOut}) when its stored value allows one — it has one, its nodes were
+     * not laid out again since, it holds fewer than {@value #MAX_PATCHES} patches — and the patch is
+     * at most half the whole value (a patch barely smaller saves little and costs a longer stored
+     * value: FRAUD's sparse cards, 2026-11-24). Its changes are then stored.
      */
-    private boolean mustBeWhole(int slot) {
-        return (flags[slot] & (DURABLE | WHOLE)) != DURABLE || (changed[slot] & allNodes) == allNodes
-                || patches[slot] >= MAX_PATCHES;
-    }
-
-    /** Serialises the key at {@code slot} into {@link #out}, whole or as a patch; its changes are then stored. */
-    private void serialise(int slot, boolean whole) {
+    private StateWriter serialise(int slot) {
+        long[] records = table.records();
+        int stride = table.stride();
+        int keyLength = keys.keyLength(slot);
         out.clear();
-        codec.write(table.records(), table.stride(), slot, whole, changed[slot], keys.keyLength(slot), out);
-        patches[slot] = whole ? 0 : (byte) (patches[slot] + 1);
+        codec.write(records, stride, slot, true, 0, keyLength, out);
+        StateWriter value = out;
+        if ((flags[slot] & (DURABLE | WHOLE)) == DURABLE && patches[slot] < MAX_PATCHES
+                && (changed[slot] & allNodes) != allNodes) {
+            patchOut.clear();
+            codec.write(records, stride, slot, false, changed[slot], keyLength, patchOut);
+            if (2 * patchOut.length() <= out.length()) {
+                value = patchOut;
+            }
+        }
+        patches[slot] = value == out ? 0 : (byte) (patches[slot] + 1);
         changed[slot] = 0;
+        return value;
     }
 
     /** The arrays grew to {@code slots}. */

@@ -36,6 +36,8 @@ final class ChangeBuffers {
     private long filteredReads;
     private long wholesStored;
     private long patchesStored;
+    private long wholeBytes;
+    private long patchBytes;
 
     ChangeBuffers(StateDb db, StoredKeyFilter stored) {
         this.db = db;
@@ -61,11 +63,7 @@ final class ChangeBuffers {
             stored.add(keyScratch, 0, n);
         }
         current.put(keyScratch, 0, n, value, valueOffset, valueLength, patch);
-        if (patch) {
-            patchesStored++;
-        } else {
-            wholesStored++;
-        }
+        count(patch, valueLength);
     }
 
     /** Keeps a part of the snapshot being taken: whole, or a patch of the key's stored value. */
@@ -76,10 +74,16 @@ final class ChangeBuffers {
             stored.add(keyScratch, 0, n);
         }
         copies.put(keyScratch, 0, n, value, valueOffset, valueLength, patch);
+        count(patch, valueLength);
+    }
+
+    private void count(boolean patch, int valueLength) {
         if (patch) {
             patchesStored++;
+            patchBytes += valueLength;
         } else {
             wholesStored++;
+            wholeBytes += valueLength;
         }
     }
 
@@ -221,8 +225,11 @@ final class ChangeBuffers {
         return filteredReads;
     }
 
-    /** Values stored (evicted or saved by a snapshot; the dedup ids' too) whole, and as patches of stored values. */
+    /**
+     * Values stored (evicted or saved by a snapshot; the dedup ids' too): whole, as patches of
+     * stored values, and their bytes (whole, patches).
+     */
     long[] valuesStored() {
-        return new long[] {wholesStored, patchesStored};
+        return new long[] {wholesStored, patchesStored, wholeBytes, patchBytes};
     }
 }

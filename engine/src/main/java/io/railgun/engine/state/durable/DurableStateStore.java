@@ -8,8 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.rocksdb.RocksDBException;
 
@@ -48,8 +46,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private final AutoCloseable budgetLease; // null without a shared budget
     private StoreTable dedupIds;
 
-    private final Map<String, StoreTable> tables = new HashMap<>();
-    private final HotTierSizing sizing;
+    private final KeyTables tables;
     private final ChangeBuffers buffers;
     private CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
 
@@ -59,7 +56,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         this.db = new StateDb(directory, options);
         StateMemory memory = options.memory();
         this.budgetLease = memory == null ? null : memory.attach();
-        this.sizing = new HotTierSizing(memory, options.hotKeys());
+        this.tables = new KeyTables(new HotTierSizing(memory, options.hotKeys()), options);
         // the filter covers the key tables' keys, not the dedup ids (see StoreTable#filtered): the
         // ids of a long horizon are not read back at open, and their lookups go to RocksDB.
         // A first layer for twice the hot keys, at most 2^21 (8 MiB): the cap may be "unbounded"
@@ -97,13 +94,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     @Override
     public KeyedState keyedState(String name) {
-        StoreTable t = tables.get(name);
-        if (t == null) {
-            t = new StoreTable(this, name, true);
-            tables.put(name, t);
-            resizeAll(); // one more table shares the task's hot share
-        }
-        return t;
+        return tables.get(name, () -> new StoreTable(this, name, true));
     }
 
     /** Drops a key table: its hot keys now, its stored keys with the next checkpoint. */
@@ -111,7 +102,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     public void drop(String name) {
         StoreTable t = tables.remove(name);
         buffers.dropPrefix(t != null ? t.prefix : prefixOf(name));
-        resizeAll();
     }
 
     /**
@@ -160,70 +150,24 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
      * what a shared budget's share holds at the keys' measured size ({@link HotTierSizing}).
      */
     public int hotKeyLimit() {
-        if (sizingStale()) {
-            resizeAll();
-        }
-        int min = options.memory() == null ? options.hotKeys() : Integer.MAX_VALUE;
-        for (StoreTable t : tables.values()) {
-            min = Math.min(min, t.hotLimit());
-        }
-        return min == Integer.MAX_VALUE ? options.hotKeys() : min;
+        return tables.hotKeyLimit();
     }
 
     /** Heap bytes a hot key of the key tables costs now, as measured (the largest over the tables; 0 with none). */
     public long hotBytesPerKey() {
-        long max = 0;
-        for (StoreTable t : tables.values()) {
-            max = Math.max(max, t.bytesPerKey());
-        }
-        return max;
-    }
-
-    /**
-     * The most bytes the hot keys' copies in one checkpoint can take: every hot key of every table
-     * changed. A buffer keeps arrays that size (see {@link WriteBuffer#clear}): the hot share
-     * reserves it anyway, and giving it back made every checkpoint allocate its copies' arena anew.
-     */
-    private long copyBound() {
-        long bytes = 0;
-        for (StoreTable t : tables.values()) {
-            // the keys there can be: the limit, or (a large limit without a budget) those present with room to grow
-            bytes += (long) Math.min(t.hotLimit(), t.size() * 2L + 1024) * t.copyBytesPerKey();
-        }
-        return bytes;
-    }
-
-    /**
-     * What this checkpoint's copies may take: every hot key now, at its measured copy size, and a
-     * quarter more (keys come during the snapshot); 0 before any was measured.
-     */
-    private long expectedCopyBytes() {
-        long bytes = 0;
-        for (StoreTable t : tables.values()) {
-            bytes += (long) t.size() * t.copyBytesPerKey();
-        }
-        return bytes + bytes / 4;
+        return tables.hotBytesPerKey();
     }
 
     boolean sizingStale() {
-        return sizing.stale();
+        return tables.sizingStale();
     }
 
-    /** Recomputes every table's limit: the task or table count changed. */
     void resizeAll() {
-        sizing.share(tables.size());
-        for (StoreTable t : tables.values()) {
-            t.resize(sizing);
-        }
+        tables.resizeAll();
     }
 
-    /** Recomputes one table's limit: its key size was measured anew. */
     void resize(StoreTable t) {
-        if (sizing.stale()) {
-            resizeAll();
-        } else {
-            t.resize(sizing);
-        }
+        tables.resize(t);
     }
 
     /**
@@ -244,7 +188,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         } catch (java.util.concurrent.CompletionException e) {
             throw new DurableStateException("checkpoint of " + directory + " failed: " + e.getCause(), e.getCause());
         }
-        buffers.recycle(writeBufferLimit(), copyBound());
+        buffers.recycle(writeBufferLimit(), tables.copyBound());
         return false;
     }
 
@@ -258,7 +202,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             throw new IllegalStateException("a checkpoint is already being taken");
         }
         awaitCheckpoint();
-        buffers.begin(expectedCopyBytes());
+        buffers.begin(tables.expectedCopyBytes());
     }
 
     /** Whether a checkpoint was begun and not yet handed to the writer. */
@@ -348,7 +292,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     /**
      * Values stored since the store was opened (keys evicted changed or saved by a snapshot, dedup
-     * ids): whole, and as patches of the key's changed nodes.
+     * ids): whole, and as patches of the key's changed nodes; then the bytes of each.
      */
     public long[] valuesStored() {
         return buffers.valuesStored();
