@@ -9,10 +9,10 @@ import java.util.Arrays;
 /**
  * A {@link KeyTable}'s keys in memory when a durable store is behind it ({@link KeyedState#cold()}
  * not null): at most {@link KeyedState#hotLimit()} keys are hot. Inserting one more evicts a key
- * chosen by a clock sweep (recently used keys get a second chance); a changed key is written
- * to the cold tier (whole, or as a patch: see below), an unchanged one (its cold copy is current) is just dropped. A key that is not
- * hot is looked up in the cold tier and loaded back into a free slot. Stored form of a key:
- * {@link KeyRecordCodec}.
+ * chosen by a clock sweep (recently used keys get a second chance); a changed key is written to
+ * the cold tier (whole, or as a patch: see below), an unchanged one (its cold copy is current) is
+ * just dropped. A key that is not hot is looked up in the cold tier and loaded back into a free
+ * slot. Stored form of a key: {@link KeyRecordCodec}.
  *
  * <p><b>Snapshots</b> (for checkpoints) are taken without a pause proportional to the keys:
  * {@link #beginSnapshot()} only marks the keys changed since the last one; {@link #sweepSnapshot}
@@ -22,11 +22,11 @@ import java.util.Arrays;
  *
  * <p><b>Incremental.</b> Each slot keeps the change bits of the nodes changed since the key's last
  * stored part. A snapshot or an eviction stores a key whose stored copy is current in the other
- * nodes as a patch of the changed nodes only ({@link KeyRecordCodec#PATCH}) when that is at most
- * half its whole value: a card with a long window full and a short one expiring writes the short
- * one. Otherwise whole: no stored copy, the nodes laid out again since, {@value #MAX_PATCHES}
- * patches already (which bounds what a stored value and a cold load carry), or a patch not much
- * smaller. Owned by the task's thread.
+ * nodes as a patch of the changed nodes only ({@link KeyRecordCodec#PATCH}) when that pays (at
+ * most half its whole value, the stored value kept within twice the whole one): a card with a
+ * long window full and a short one changing writes the short one. Otherwise whole: no stored copy,
+ * the nodes laid out again since, {@value #MAX_PATCHES} patches already (which bounds what a
+ * cold load carries), or a patch that does not pay. Owned by the task's thread.
  */
 final class HotTier {
     static final int MAX_PATCHES = 4;
@@ -34,7 +34,7 @@ final class HotTier {
     private static final byte DURABLE = 2; // the cold tier holds a copy of it: current in the nodes not marked changed
     private static final byte REFERENCED = 4; // used since the clock hand last passed
     private static final byte SNAPSHOT = 8; // changed before the snapshot being taken began, not saved into it yet
-    private static final byte WHOLE = 16; // its next stored part must be whole (the nodes were laid out again)
+    private static final byte WHOLE = 16; // its next stored part must be whole (nodes laid out again, or removed ones stored)
 
     private final KeyTable table;
     private final KeyedState keys;
@@ -43,6 +43,7 @@ final class HotTier {
     private byte[] flags = new byte[0];
     private int[] changed = new int[0]; // per slot: change bits of the nodes changed since its last stored part
     private byte[] patches = new byte[0]; // per slot: patches stored on top of its last whole part
+    private int[] storedBytes = new int[0]; // per slot: bytes of its stored value, whole part and patches
     private int allNodes; // the change bits of every node
     private int clockHand;
     private final StateWriter out = new StateWriter();
@@ -77,8 +78,9 @@ final class HotTier {
         }
         loads++;
         int slot = table.insertHot(key, len);
+        storedBytes[slot] = in.remaining();
         int parts = codec.read(table.records(), table.stride(), slot, in);
-        flags[slot] = DURABLE;
+        flags[slot] = (byte) (codec.lastReadSkipped() ? DURABLE | WHOLE : DURABLE);
         patches[slot] = (byte) Math.min(MAX_PATCHES, parts - 1);
         if (table.records()[slot * table.stride() + KeyTable.HOLDERS] == 0 && !insert) {
             table.release(slot); // only state of deleted metrics: the key is gone, and its copy too
@@ -199,9 +201,11 @@ final class HotTier {
     /**
      * Serialises the key at {@code slot} to be stored: whole ({@link #out}), or a patch of its
      * changed nodes ({@link #patchOut}) when its stored value allows one — it has one, its nodes were
-     * not laid out again since, it holds fewer than {@value #MAX_PATCHES} patches — and the patch is
-     * at most half the whole value (a patch barely smaller saves little and costs a longer stored
-     * value: FRAUD's sparse cards, 2026-11-24). Its changes are then stored.
+     * not laid out again since, it holds fewer than {@value #MAX_PATCHES} patches — and pays: the
+     * patch is at most half the whole value (a patch barely smaller saves little and lengthens the
+     * stored value), and the stored value with it at most twice the whole one (FRAUD's keys shrink
+     * as their events expire: patches on a whole part written full kept values 2.8x their state).
+     * Its changes are then stored.
      */
     private StateWriter serialise(int slot) {
         long[] records = table.records();
@@ -214,11 +218,12 @@ final class HotTier {
                 && (changed[slot] & allNodes) != allNodes) {
             patchOut.clear();
             codec.write(records, stride, slot, false, changed[slot], keyLength, patchOut);
-            if (2 * patchOut.length() <= out.length()) {
+            if (2 * patchOut.length() <= out.length() && storedBytes[slot] + patchOut.length() <= 2 * out.length()) {
                 value = patchOut;
             }
         }
         patches[slot] = value == out ? 0 : (byte) (patches[slot] + 1);
+        storedBytes[slot] = value == out ? out.length() : storedBytes[slot] + patchOut.length();
         changed[slot] = 0;
         return value;
     }
@@ -228,6 +233,7 @@ final class HotTier {
         flags = Arrays.copyOf(flags, slots);
         changed = Arrays.copyOf(changed, slots);
         patches = Arrays.copyOf(patches, slots);
+        storedBytes = Arrays.copyOf(storedBytes, slots);
         reportKeyBytes();
     }
 
@@ -240,9 +246,9 @@ final class HotTier {
         reportKeyBytes();
     }
 
-    /** Bytes per slot here and in the key table: records, flags, change bits, patch count. */
+    /** Bytes per slot here and in the key table: records, flags, change bits, patch count, stored bytes. */
     private void reportKeyBytes() {
-        codec.report(keys, 8 * table.stride() + 1 + 4 + 1);
+        codec.report(keys, 8 * table.stride() + 1 + 4 + 1 + 4);
     }
 
     private int copyKey(int slot) {

@@ -42,6 +42,7 @@ final class KeyRecordCodec {
     private long serialised;
     private int externalPerKey;
     private int serialisedPerKey;
+    private boolean skipped; // the last value read held state of nodes or aggregators no longer attached
 
     KeyRecordCodec(String table, List<GroupByNode> nodes) {
         this.table = table;
@@ -99,6 +100,7 @@ final class KeyRecordCodec {
     int read(long[] records, int stride, int slot, StateReader from) {
         int base = slot * stride;
         int parts = 0;
+        skipped = false;
         while (from.hasRemaining()) {
             int header = from.getInt();
             if (header >>> 8 != VERSION || (header & 0xFF) > PATCH) {
@@ -131,8 +133,10 @@ final class KeyRecordCodec {
                 clear(records, base, n, slot); // a patch replaces what an earlier part held
                 records[base + n.segment()] = population;
             }
+            skipped |= n == null;
             for (int k = 0; k < aggCount; k++) {
                 Aggregator a = n == null ? null : n.aggregatorById(from.getLong());
+                skipped |= a == null;
                 if (n == null) {
                     from.getLong();
                 }
@@ -158,6 +162,14 @@ final class KeyRecordCodec {
                 }
             }
         }
+    }
+
+    /**
+     * Whether the last value {@link #read} held state of nodes or aggregators no longer attached
+     * (a metric removed): written back as a patch it would keep that state, so it is written whole.
+     */
+    boolean lastReadSkipped() {
+        return skipped;
     }
 
     private static void clear(long[] records, int base, GroupByNode n, int slot) {
