@@ -3,8 +3,8 @@ package io.railgun.engine.state;
 /**
  * Where the keys of a {@link KeyedState} go when they leave its bounded hot tier: the durable
  * store (see {@code io.railgun.engine.state.durable}). A key's value is its state as the key table
- * serialises it: whole, or a snapshot's patch of what changed, which the store keeps after the
- * key's older value and hands back concatenated to it. Called from the task's thread only.
+ * serialises it: whole, or a patch of what changed since its stored value, which the store keeps
+ * after that value and hands back concatenated to it. Called from the task's thread only.
  */
 public interface ColdKeys {
     /** Points {@code into} at the state of a key that is not hot; false when the key has none. */

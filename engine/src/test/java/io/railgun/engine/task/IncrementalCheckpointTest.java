@@ -146,6 +146,42 @@ class IncrementalCheckpointTest {
         DurableStateStore.open(fresh, DurableStateOptions.defaults()).close();
     }
 
+    @Test
+    void aStoredKeyOfAnotherFormatIsRefusedWhenLoaded() throws Exception {
+        TaskStorage storage = TaskStorage.in(dir).withState(DurableStateOptions.defaults().withHotKeys(4));
+        long ts = 1_700_000_000_000L;
+        try (TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage)) {
+            addAll(task);
+            for (int i = 0; i < 20; i++) {
+                task.process(row(new long[] {i, ts + i, i % 10, 1, 100}), i);
+            }
+        } // (closing takes a final checkpoint: every card is in RocksDB)
+        // every key table value becomes a part of format 3: header (3 << 8 | 0), no nodes
+        int rewritten = 0;
+        try (org.rocksdb.StringAppendOperator append = new org.rocksdb.StringAppendOperator("");
+             org.rocksdb.ColumnFamilyOptions state = new org.rocksdb.ColumnFamilyOptions().setMergeOperator(append);
+             DBOptions options = new DBOptions()) {
+            List<ColumnFamilyHandle> handles = new ArrayList<>();
+            try (RocksDB db = RocksDB.open(options, dir.resolve("state").toString(), List.of(
+                    new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                    new ColumnFamilyDescriptor("state".getBytes(StandardCharsets.UTF_8), state)), handles);
+                 org.rocksdb.RocksIterator it = db.newIterator(handles.get(1))) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    if (it.key()[0] == 'b') { // key tables are named "by..."; the dedup ids "ids"
+                        db.put(handles.get(1), it.key(), new byte[] {0, 3, 0, 0, 0, 0, 0, 0});
+                        rewritten++;
+                    }
+                }
+                handles.forEach(ColumnFamilyHandle::close);
+            }
+        }
+        assertThat(rewritten).as("stored cards").isGreaterThanOrEqualTo(10);
+        try (TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage)) {
+            assertThatThrownBy(() -> task.process(row(new long[] {20, ts + 20, 3, 1, 100}), 20))
+                    .hasStackTraceContaining("on-disk format 3").hasStackTraceContaining("reads format 2");
+        }
+    }
+
     /** A store as an older (no format key) or newer version leaves it: a checkpoint record, and {@code format}. */
     private static void writeRaw(Path path, byte[] format) throws Exception {
         Files.createDirectories(path);
