@@ -54,7 +54,8 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
             60_000.0, 80_000.0, 100_000.0);
 
     /** The railgun script's default JVM options (RAILGUN_JAVA_OPTS), so the node runs as a user's would. */
-    static final String DEFAULT_NODE_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -XX:MaxGCPauseMillis=10 -XX:+ExitOnOutOfMemoryError";
+    static final String DEFAULT_NODE_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -XX:MaxGCPauseMillis=10"
+            + " -XX:-ClassUnloadingWithConcurrentMark -XX:+ExitOnOutOfMemoryError";
 
     static final String USAGE = """
             usage: bench/run e2e [options]
