@@ -19,9 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * On demand (not in {@code ./verify}): a durable task with few hot keys (100 for 500 cards), small
  * write buffers, a checkpoint every 20 ms and a task snapshot taken on a slow writer every 3,000
  * events, so keys move between the hot tier, the write buffers and RocksDB while checkpoints wait;
- * every reply's unbounded count per card is compared with brute force. It found a lost update
- * (count one short) in 2 of 5 runs of 100 seeds on the incremental-checkpoint change, which was
- * taken out again; see the issue-13 notes in docs/benchmarks.md.
+ * every reply's unbounded count per card is compared with brute force. It found a lost update (a
+ * count one short) in 4 of 13 runs on trees with a split of TaskPlan, since reverted, and none in 8
+ * without it: docs/benchmarks.md, "Incremental checkpoints: tried, taken out".
  *
  * <pre>./mvnw -o -pl engine verify -Dtest=LostUpdateStressTest -Dstress.seeds=100 [-Dstress.seed=N]</pre>
  */
