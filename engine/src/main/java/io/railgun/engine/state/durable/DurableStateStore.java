@@ -122,11 +122,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             metaOptions.setWriteBufferSize(1L << 20);
         }
         stateOptions.setTableFormatConfig(table);
-        // The meta family takes one small record a checkpoint, so its memtable never fills, and
-        // RocksDB keeps every log file it has data in: the logs grew to 4x the memtables (E1:
-        // 300-440 MB on disk for 46 MB of SST files). Past twice the state memtable, RocksDB
-        // flushes the families holding the oldest log (the meta one: a few KB) and deletes it.
-        dbOptions.setMaxTotalWalSize(2 * stateOptions.writeBufferSize());
         List<ColumnFamilyDescriptor> families = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, metaOptions),
                 new ColumnFamilyDescriptor("state".getBytes(StandardCharsets.UTF_8), stateOptions));
