@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * events, so keys move between the hot tier, the write buffers and RocksDB while checkpoints wait;
  * every reply's unbounded count per card is compared with brute force. It found a lost update (a
  * count one short, in the JVM's first test) in 5 of 17 runs on trees with this day's engine changes
- * and none in 8 on the code before them: docs/benchmarks.md, "Incremental checkpoints: tried, taken
+ * and none in 10 on the code before them: docs/benchmarks.md, "Incremental checkpoints: tried, taken
  * out; a lost update under stress".
  *
  * <pre>./mvnw -o -pl engine verify -Dtest=LostUpdateStressTest -Dstress.seeds=100 [-Dstress.seed=N]</pre>
