@@ -26,7 +26,11 @@ import java.util.Arrays;
  * the stored tag alone. The arena (which every key is also copied to, for {@link #copyKey}) is
  * compacted into a spare buffer, swapped with it, when more than half of it is garbage.
  *
- * <p>Owned by one thread (a task's); not thread-safe.
+ * <p>Owned by one thread (a task's), which alone changes it. {@link #find} and the other reads
+ * change no field, so other threads may read an index nobody changes meanwhile (a durable store's
+ * checkpoint writer looks keys up in a frozen buffer while the task's thread reads it too); a
+ * lookup that kept the probed key's words in fields once let two such readers overwrite each
+ * other's, and report a present key absent.
  */
 public final class ByteKeyIndex {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -52,10 +56,6 @@ public final class ByteKeyIndex {
     private byte[] spare = new byte[0];
     private int arenaEnd;
     private long garbageBytes;
-
-    // the probed key's words, set by tag() (one thread: no allocation for a pair of results)
-    private long word0;
-    private long word1;
 
     public ByteKeyIndex(int expectedKeys) {
         int buckets = Integer.highestOneBit(Math.max(16, expectedKeys * 100 / MAX_LOAD_PERCENT) - 1) << 1;
@@ -97,33 +97,45 @@ public final class ByteKeyIndex {
         return keys.length;
     }
 
-    /** The slot of a key, or -1 when absent. */
+    /** The slot of a key, or -1 when absent. Reads only: see the class comment on threads. */
     public int find(byte[] key, int offset, int length) {
-        long e = table[probe(tag(key, offset, length), key, offset, length)];
+        long e = table[locate(key, offset, length)];
         return e == 0 ? -1 : (int) e - 1;
     }
 
+    /** The table index of the bucket holding a key, or of the empty bucket ending its probe run. */
+    private int locate(byte[] key, int offset, int length) {
+        if (length > INLINE_BYTES) {
+            return probeLong(longTag(key, offset, length), key, offset, length);
+        }
+        long w0 = word(key, offset, Math.min(length, 8));
+        long w1 = length > 8 ? word(key, offset + 8, length - 8) : 0;
+        return probeShort(shortTag(length, w0, w1), w0, w1);
+    }
+
     /**
-     * The table index of the bucket holding a key, or of the empty bucket ending its probe run
-     * (where it would go). A short key is compared with its bucket's words, a long one in the arena
-     * when the stored tag matches. Reads {@link #word0}/{@link #word1} as {@link #tag} left them.
+     * The table index of the bucket holding a short key (its words {@code w0}, {@code w1}, compared
+     * with the bucket's), or of the empty bucket ending its probe run (where it would go).
      */
-    private int probe(int tag, byte[] key, int offset, int length) {
+    private int probeShort(int tag, long w0, long w1) {
         long[] t = table;
         int m = mask;
         int b = home(tag) & m;
-        if ((tag & LONG_KEY) != LONG_KEY) {
-            long w0 = word0;
-            long w1 = word1;
-            while (true) {
-                int i = BUCKET * b;
-                long e = t[i];
-                if (e == 0 || ((int) (e >>> 32) == tag && t[i + 1] == w0 && t[i + 2] == w1)) {
-                    return i;
-                }
-                b = (b + 1) & m;
+        while (true) {
+            int i = BUCKET * b;
+            long e = t[i];
+            if (e == 0 || ((int) (e >>> 32) == tag && t[i + 1] == w0 && t[i + 2] == w1)) {
+                return i;
             }
+            b = (b + 1) & m;
         }
+    }
+
+    /** As {@link #probeShort}, for a key longer than {@link #INLINE_BYTES}: compared in the arena when the tag matches. */
+    private int probeLong(int tag, byte[] key, int offset, int length) {
+        long[] t = table;
+        int m = mask;
+        int b = home(tag) & m;
         while (true) {
             int i = BUCKET * b;
             long e = t[i];
@@ -139,20 +151,13 @@ public final class ByteKeyIndex {
         return Integer.rotateRight(tag, LENGTH_BITS);
     }
 
-    /**
-     * The tag of a key (see the class comment); for a short key also sets {@link #word0} and
-     * {@link #word1} to its bytes (zero-padded), else to 0.
-     */
-    private int tag(byte[] key, int offset, int length) {
-        if (length > INLINE_BYTES) {
-            word0 = 0;
-            word1 = 0;
-            return (hash(key, offset, length) & ~LONG_KEY) | LONG_KEY;
-        }
-        long w0 = word(key, offset, Math.min(length, 8));
-        long w1 = length > 8 ? word(key, offset + 8, length - 8) : 0;
-        word0 = w0;
-        word1 = w1;
+    /** The tag of a key longer than {@link #INLINE_BYTES} (see the class comment). */
+    private static int longTag(byte[] key, int offset, int length) {
+        return (hash(key, offset, length) & ~LONG_KEY) | LONG_KEY;
+    }
+
+    /** The tag of a key of at most {@link #INLINE_BYTES}, from its words (zero-padded, little-endian). */
+    private static int shortTag(int length, long w0, long w1) {
         // the words hold all of the key with its length: hash them rather than reading the bytes again
         long h = (0x9E3779B97F4A7C15L ^ length ^ (w0 * 0xBF58476D1CE4E5B9L)) * 0x94D049BB133111EBL;
         h ^= h >>> 29;
@@ -161,6 +166,14 @@ public final class ByteKeyIndex {
         h *= 0xD6E8FEB86659FD93L;
         h ^= h >>> 32;
         return ((int) h & ~LONG_KEY) | length;
+    }
+
+    /** The tag of any key. */
+    private static int tag(byte[] key, int offset, int length) {
+        if (length > INLINE_BYTES) {
+            return longTag(key, offset, length);
+        }
+        return shortTag(length, word(key, offset, Math.min(length, 8)), length > 8 ? word(key, offset + 8, length - 8) : 0);
     }
 
     /** Up to 8 bytes at {@code off}, little-endian, zero-padded. */
@@ -180,16 +193,27 @@ public final class ByteKeyIndex {
      * {@code -(slot + 1)} when it was just inserted (so callers initialise fresh state).
      */
     public int findOrInsert(byte[] key, int offset, int length) {
-        int tag = tag(key, offset, length);
-        int i = probe(tag, key, offset, length);
+        int tag;
+        int i;
+        long w0 = 0;
+        long w1 = 0;
+        if (length > INLINE_BYTES) {
+            tag = longTag(key, offset, length);
+            i = probeLong(tag, key, offset, length);
+        } else {
+            w0 = word(key, offset, Math.min(length, 8));
+            w1 = length > 8 ? word(key, offset + 8, length - 8) : 0;
+            tag = shortTag(length, w0, w1);
+            i = probeShort(tag, w0, w1);
+        }
         if (table[i] != 0) {
             return (int) table[i] - 1;
         }
         int slot = allocateSlot();
         storeKey(slot, key, offset, length);
         table[i] = ((long) tag << 32) | (slot + 1L);
-        table[i + 1] = word0;
-        table[i + 2] = word1;
+        table[i + 1] = w0;
+        table[i + 2] = w1;
         if (++size * 100L > (long) (mask + 1) * MAX_LOAD_PERCENT) {
             rehash(2 * (mask + 1));
         }
@@ -198,7 +222,7 @@ public final class ByteKeyIndex {
 
     /** Removes a key; returns its former slot (now free) or -1 when absent. */
     public int remove(byte[] key, int offset, int length) {
-        int i = probe(tag(key, offset, length), key, offset, length);
+        int i = locate(key, offset, length);
         if (table[i] == 0) {
             return -1;
         }
