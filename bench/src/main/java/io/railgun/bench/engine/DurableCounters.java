@@ -9,9 +9,10 @@ import io.railgun.engine.task.TaskProcessor;
  * thread has written them (see {@code awaitCheckpoint}).
  */
 record DurableCounters(long checkpoints, long lastCheckpointBytes, long lastCheckpointNanos, long hotKeys,
-                       long evictions, long coldLoads, long coldReads, long hotLimit, long bytesPerHotKey) {
+                       long evictions, long coldLoads, long coldReads, long hotLimit, long bytesPerHotKey,
+                       long bytesWritten) {
     static DurableCounters of(TaskProcessor[] tasks) {
-        long checkpoints = 0, bytes = 0, nanos = 0, hot = 0, evictions = 0, loads = 0, reads = 0;
+        long checkpoints = 0, bytes = 0, nanos = 0, hot = 0, evictions = 0, loads = 0, reads = 0, written = 0;
         long limit = 0, perKey = 0;
         for (TaskProcessor t : tasks) {
             DurableStateStore s = t.durableState();
@@ -20,6 +21,7 @@ record DurableCounters(long checkpoints, long lastCheckpointBytes, long lastChec
             }
             checkpoints += s.checkpoints();
             bytes += s.lastCheckpointBytes();
+            written += s.checkpointBytesWritten();
             nanos = Math.max(nanos, s.lastCheckpointNanos());
             reads += s.coldReads();
             hot += t.hotKeys();
@@ -28,6 +30,6 @@ record DurableCounters(long checkpoints, long lastCheckpointBytes, long lastChec
             limit = limit == 0 ? s.hotKeyLimit() : Math.min(limit, s.hotKeyLimit());
             perKey = Math.max(perKey, s.hotBytesPerKey());
         }
-        return new DurableCounters(checkpoints, bytes, nanos, hot, evictions, loads, reads, limit, perKey);
+        return new DurableCounters(checkpoints, bytes, nanos, hot, evictions, loads, reads, limit, perKey, written);
     }
 }

@@ -168,6 +168,19 @@ public final class EngineBench {
 
         // durable: stats before close, then close (final checkpoint) and the store's size after
         long rocksBytes = ProcessProbes.sizeOf(bench.stateDirs);
+        long sstBytes = 0, storedBytes = 0, wholes = 0, patches = 0, wholeBytes = 0, patchBytes = 0;
+        for (TaskProcessor t : taskArray) {
+            if (t.durableState() != null) {
+                long[] sizes = t.durableState().storedBytes();
+                sstBytes += sizes[0];
+                storedBytes += sizes[1];
+                long[] values = t.durableState().valuesStored();
+                wholes += values[0];
+                patches += values[1];
+                wholeBytes += values[2];
+                patchBytes += values[3];
+            }
+        }
         String durableJson = "";
         long closeStart = System.nanoTime();
         for (TaskProcessor t : taskArray) {
@@ -198,7 +211,17 @@ public final class EngineBench {
                             + " close() %,d ms (final checkpoint %.1f MB in %,d ms)%n",
                     rocksBytes / 1048576.0, rocksAfterClose / 1048576.0, closeNs / 1_000_000, finalBytes / 1048576.0,
                     finalNanos / 1_000_000);
+            long timedCheckpoints = Math.max(1, a.checkpoints() - b.checkpoints());
+            System.out.printf("         durable: checkpoints of the timed part wrote %.1f MB (%.1f MB per checkpoint); at its end"
+                            + " RocksDB's SST files %.1f MB for %.1f MB of state as read back (keys and values): %.2fx;"
+                            + " values stored in all: %,d whole (%.1f MB), %,d patches (%.1f MB)%n",
+                    (a.bytesWritten() - b.bytesWritten()) / 1048576.0,
+                    (a.bytesWritten() - b.bytesWritten()) / 1048576.0 / timedCheckpoints,
+                    sstBytes / 1048576.0, storedBytes / 1048576.0, (double) sstBytes / Math.max(1, storedBytes), wholes,
+                    wholeBytes / 1048576.0, patches, patchBytes / 1048576.0);
             durableJson = String.format(Locale.ROOT,
+                    ",\"checkpointBytesTimed\":%d,\"sstBytes\":%d,\"storedBytes\":%d", a.bytesWritten() - b.bytesWritten(),
+                    sstBytes, storedBytes) + String.format(Locale.ROOT,
                     ",\"hotKeysLimit\":%d,\"checkpointIntervalMs\":%d,\"checkpointsTimed\":%d,\"checkpoints\":%d,"
                             + "\"lastCheckpointBytes\":%d,\"lastCheckpointMs\":%.1f,\"hotKeys\":%d,\"evictions\":%d,\"evictionsTimed\":%d,"
                             + "\"coldLoads\":%d,\"coldLoadsTimed\":%d,\"coldReads\":%d,\"coldReadsTimed\":%d,\"rocksDbBytes\":%d,"

@@ -26,6 +26,7 @@ final class GroupByNode {
     private Set<Aggregator> laidOut = KeyTable.newIdentitySet();
     private int segment = -1;
     private int width = 1;
+    private int changeBit; // this node's bit in the key table's change bits (HotTier)
 
     GroupByNode(String name, KeyTable table) {
         this.name = name;
@@ -112,6 +113,15 @@ final class GroupByNode {
         return segment;
     }
 
+    /** This node's bit in the key table's per-key change bits: which nodes a checkpoint must write. */
+    int changeBit() {
+        return changeBit;
+    }
+
+    void changeBit(int bit) {
+        changeBit = bit;
+    }
+
     /** Longs of this node's segment: population plus every aggregator's width. */
     int width() {
         int w = 1;
@@ -169,7 +179,7 @@ final class GroupByNode {
     // --- the event path ---
 
     void arrive(long timestamp, long seq, EventRow row) {
-        int slot = table.hold(row, seq);
+        int slot = table.hold(row, seq, changeBit);
         long[] r = table.records();
         int base = slot * table.stride() + segment;
         r[base]++;
@@ -179,7 +189,7 @@ final class GroupByNode {
     }
 
     void expire(long timestamp, long seq, EventRow row) {
-        int slot = table.findForUpdate(row, seq);
+        int slot = table.findForUpdate(row, seq, changeBit);
         if (slot < 0) {
             throw new IllegalStateException("expired an event whose key is not in the window (node " + name + ")");
         }

@@ -2,15 +2,10 @@ package io.railgun.engine.plan;
 
 import io.railgun.engine.aggregate.Aggregator;
 import io.railgun.engine.event.EventRow;
-import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.state.KeyedState;
-import io.railgun.engine.state.StateReader;
-import io.railgun.engine.state.StateWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,37 +24,15 @@ import java.util.Set;
  *
  * So an event that enters five windows grouped by card looks its card up once (the lookup is
  * memoised by the event's seq) and updates one record. A key lives while any node holds one of its
- * events, then its slot is released and reused.
- *
- * <p><b>Hot tier.</b> With a durable store ({@link KeyedState#cold()} not null) at most
- * {@link KeyedState#hotLimit()} keys are in memory. Inserting one more evicts a key chosen by a
- * clock sweep (recently used keys get a second chance); a changed key is serialised and handed to
- * the cold tier, an unchanged one (its cold copy is current) is just dropped. A key that is not hot
- * is looked up in the cold tier and loaded back into a free slot. Serialised form of a key (only
- * the nodes holding events of it; ids are 64-bit hashes of the plan's operator names, so state
- * written before a restart or a metric change finds its node and aggregator again, and the state
- * of deleted ones is skipped):
- *
- * <pre>
- *  int    number of nodes
- *  per node:       long node id, long population, int number of aggregators
- *  per aggregator: long aggregator id, int width, width longs, int n, n bytes of external state
- * </pre>
- *
- * <p><b>Snapshots</b> (for checkpoints) are taken without a pause proportional to the keys:
- * {@link #beginSnapshot()} only marks the keys changed since the last one; {@link #sweepSnapshot}
- * then saves a bounded number of them per call, and a marked key about to change, or to be
- * evicted, is saved first (copy on write). So the snapshot holds every key as it was when it
- * began. Owned by the task's thread.
+ * events, then its slot is released and reused. With a durable store ({@link KeyedState#cold()}
+ * not null) the {@link HotTier} bounds the keys in memory, loads the others back and takes the
+ * snapshots of checkpoints; a key's stored form is {@link KeyRecordCodec}'s. Owned by the task's
+ * thread.
  */
 final class KeyTable {
-    private static final int HOLDERS = 0;
+    static final int HOLDERS = 0;
     private static final int EPOCH = 1;
     private static final int HEADER = 2;
-    private static final byte DIRTY = 1; // changed since its cold copy was written
-    private static final byte DURABLE = 2; // the cold tier may hold a copy of it
-    private static final byte REFERENCED = 4; // used since the clock hand last passed
-    private static final byte SNAPSHOT = 8; // changed before the snapshot being taken began, not saved into it yet
 
     private final String name;
     private final KeyEncoder encoder;
@@ -78,27 +51,13 @@ final class KeyTable {
     private long newestSeq = -1;
     private int newestSlot;
 
-    private final ColdKeys cold;
-    private byte[] flags = new byte[0];
-    private int clockHand;
-    private final StateWriter out = new StateWriter();
-    private final StateReader in = new StateReader();
-    private byte[] keyScratch = new byte[64];
-    private long evictions;
-    private long loads;
-    private int sweep = -1; // next slot the snapshot sweep looks at; -1: no snapshot being taken
-    // external (outside the records) bytes of the keys serialised since the last report, and their count
-    private long externalBytes;
-    private long serialisedBytes;
-    private long serialised;
-    private int externalPerKey;
-    private int serialisedPerKey;
+    private final HotTier tier; // null without a cold tier: every key stays in memory
 
     KeyTable(String name, KeyEncoder encoder, KeyedState keys) {
         this.name = name;
         this.encoder = encoder;
         this.keys = keys;
-        this.cold = keys.cold();
+        this.tier = keys.cold() == null ? null : new HotTier(this, keys, new KeyRecordCodec(name, nodes));
     }
 
     String name() {
@@ -117,8 +76,11 @@ final class KeyTable {
         return nodes.isEmpty();
     }
 
-    /** The slot of {@code row}'s key for an arrival, inserting the key when absent; one more holder. */
-    int hold(EventRow row, long seq) {
+    /**
+     * The slot of {@code row}'s key for an arrival at the node of change bit {@code bit}, inserting
+     * the key when absent; one more holder.
+     */
+    int hold(EventRow row, long seq, int bit) {
         int slot = memoised(seq);
         if (slot < 0) {
             slot = hints.get(seq, records, stride, EPOCH); // a delayed window's arrival
@@ -129,22 +91,21 @@ final class KeyTable {
             }
             memoise(seq, slot);
         }
-        if ((flags[slot] & SNAPSHOT) != 0) {
-            saveSnapshot(slot);
+        if (tier != null) {
+            tier.changing(slot, bit);
         }
         records[slot * stride + HOLDERS]++;
-        flags[slot] |= DIRTY | REFERENCED;
         return slot;
     }
 
-    /** The slot of {@code row}'s key for an expiry (the key's state will change), or -1 when no node holds it. */
-    int findForUpdate(EventRow row, long seq) {
+    /**
+     * The slot of {@code row}'s key for an expiry at the node of change bit {@code bit} (the key's
+     * state will change), or -1 when no node holds it.
+     */
+    int findForUpdate(EventRow row, long seq, int bit) {
         int slot = find(row, seq);
-        if (slot >= 0) {
-            if ((flags[slot] & SNAPSHOT) != 0) {
-                saveSnapshot(slot);
-            }
-            flags[slot] |= DIRTY | REFERENCED;
+        if (slot >= 0 && tier != null) {
+            tier.changing(slot, bit);
         }
         return slot;
     }
@@ -201,255 +162,61 @@ final class KeyTable {
         if (slot >= 0) {
             return slot;
         }
-        if (cold == null) {
-            return insert ? insertHot(key, len) : -1;
+        if (tier != null) {
+            return tier.lookupCold(key, len, insert);
         }
-        makeRoom(); // before loading: the loaded value is read from buffers an eviction may write to
-        if (!cold.load(key, 0, len, in)) {
-            return insert ? insertHot(key, len) : -1;
-        }
-        loads++;
-        slot = insertHot(key, len);
-        restore(slot, in);
-        flags[slot] = DURABLE;
-        if (records[slot * stride + HOLDERS] == 0 && !insert) {
-            release(slot); // only state of deleted metrics: the key is gone, and its copy too
-            return -1;
-        }
-        return slot;
+        return insert ? insertHot(key, len) : -1;
     }
 
-    private int insertHot(byte[] key, int len) {
-        if (cold != null) {
-            makeRoom();
+    /** Places a key not hot in a free slot (evicting one first when the hot tier is full). */
+    int insertHot(byte[] key, int len) {
+        if (tier != null) {
+            tier.makeRoom();
         }
         int slot = -keys.findOrInsert(key, 0, len) - 1;
         if (slot >= slots) {
             grow(keys.capacity());
         }
-        flags[slot] = 0;
+        if (tier != null) {
+            tier.inserted(slot);
+        }
         records[slot * stride + EPOCH] = ++lastEpoch;
         return slot;
     }
 
-    /**
-     * Evicts a key when the hot tier is full. The limit is asked each time (the store keeps it, and
-     * recomputes it only when its inputs change): a node's budget shrinks it as tasks come; then two
-     * keys go per insertion until the tier is within it again.
-     */
-    private void makeRoom() {
-        int limit = keys.hotLimit();
-        if (keys.size() >= limit) {
-            evictOne();
-            if (keys.size() >= limit) {
-                evictOne();
-            }
-        }
-    }
-
-    /** Moves one key out of memory: the clock hand's first key not used since it last came by. */
-    private void evictOne() {
-        int victim;
-        while (true) {
-            clockHand = clockHand + 1 >= slots ? 0 : clockHand + 1;
-            if (records[clockHand * stride + HOLDERS] == 0) {
-                continue; // a free slot
-            }
-            if ((flags[clockHand] & REFERENCED) != 0) {
-                flags[clockHand] &= ~REFERENCED;
-                continue;
-            }
-            victim = clockHand;
-            break;
-        }
-        evictions++;
-        if ((flags[victim] & SNAPSHOT) != 0) {
-            saveSnapshot(victim);
-        }
-        if ((flags[victim] & DIRTY) != 0) {
-            saveToCold(victim);
-        }
-        keys.release(victim);
-        int base = victim * stride;
+    /** The hot tier moved the key at {@code slot} out of memory (stored if it had changed): the slot is free. */
+    void evicted(int slot) {
+        keys.release(slot);
+        int base = slot * stride;
         Arrays.fill(records, base, base + stride, 0L);
         for (GroupByNode n : nodes) {
-            n.resetExternal(victim);
+            n.resetExternal(slot);
         }
-        flags[victim] = 0;
-        forget(victim);
+        forget(slot);
     }
 
     /**
-     * Begins a snapshot: every key changed since the last one is to be saved as it is now (one
-     * pass over a byte per slot; nothing is serialised yet). No-op without a cold tier.
+     * Begins a snapshot of the keys changed since the last one ({@link HotTier#beginSnapshot()});
+     * no-op without a cold tier.
      */
     void beginSnapshot() {
-        if (cold == null) {
-            return;
+        if (tier != null) {
+            tier.beginSnapshot();
         }
-        reportKeyBytes();
-        for (int s = 0; s < slots; s++) {
-            if ((flags[s] & DIRTY) != 0 && records[s * stride + HOLDERS] > 0) {
-                flags[s] = (byte) ((flags[s] & ~DIRTY) | SNAPSHOT);
-            }
-        }
-        sweep = 0;
     }
 
-    /**
-     * Saves up to {@code budget} keys of the snapshot being taken (looking at up to 16 times as
-     * many slots); true once all are saved (or when none is being taken).
-     */
+    /** Saves up to {@code budget} keys of the snapshot being taken; true once all are saved (or none is being taken). */
     boolean sweepSnapshot(int budget) {
-        if (sweep < 0) {
-            return true;
-        }
-        int saved = 0;
-        int end = (int) Math.min(slots, sweep + 16L * budget);
-        while (sweep < end && saved < budget) {
-            if ((flags[sweep] & SNAPSHOT) != 0) {
-                saveSnapshot(sweep);
-                saved++;
-            }
-            sweep++;
-        }
-        if (sweep >= slots) {
-            sweep = -1;
-            return true;
-        }
-        return false;
-    }
-
-    private void saveSnapshot(int slot) {
-        serialise(slot);
-        int len = copyKey(slot);
-        cold.storeSnapshot(keyScratch, 0, len, out.buffer(), 0, out.length());
-        flags[slot] = (byte) ((flags[slot] & ~SNAPSHOT) | DURABLE);
-    }
-
-    private void saveToCold(int slot) {
-        serialise(slot);
-        int len = copyKey(slot);
-        cold.store(keyScratch, 0, len, out.buffer(), 0, out.length());
-        flags[slot] = (byte) ((flags[slot] & ~DIRTY) | DURABLE);
-    }
-
-    /** Serialises the key at {@code slot} into {@link #out}. */
-    private void serialise(int slot) {
-        int base = slot * stride;
-        out.clear();
-        int countAt = out.reserveInt();
-        int count = 0;
-        for (GroupByNode n : nodes) {
-            long population = records[base + n.segment()];
-            if (population == 0) {
-                continue;
-            }
-            count++;
-            List<Aggregator> aggs = n.aggregators();
-            out.putLong(n.id()).putLong(population).putInt(aggs.size());
-            for (int k = 0; k < aggs.size(); k++) {
-                Aggregator a = aggs.get(k);
-                out.putLong(n.aggregatorId(k)).putInt(a.width()).putLongs(records, base + n.segment() + a.offset(), a.width());
-                int lengthAt = out.reserveInt();
-                a.saveExternal(slot, out);
-                int external = out.length() - lengthAt - 4;
-                out.patchInt(lengthAt, external);
-                externalBytes += external;
-            }
-        }
-        out.patchInt(countAt, count);
-        serialised++;
-        serialisedBytes += out.length() + keys.keyLength(slot); // what its copy holds: value and key
-    }
-
-    /**
-     * Tells the keyed state what a key costs here ({@link KeyedState#keyBytes}): the records' and
-     * flags' bytes per slot, and the mean external state and serialised size of the keys
-     * serialised since the last report (evicted or snapshotted: a sample of the keys that changed;
-     * the previous means when none was). Called when those can change — the arrays grown or laid out again, a snapshot
-     * begun — never per event.
-     */
-    private void reportKeyBytes() {
-        if (serialised > 0) {
-            externalPerKey = (int) Math.min(Integer.MAX_VALUE, externalBytes / serialised);
-            serialisedPerKey = (int) Math.min(Integer.MAX_VALUE, serialisedBytes / serialised);
-            externalBytes = 0;
-            serialisedBytes = 0;
-            serialised = 0;
-        }
-        keys.keyBytes(8 * stride + 1, externalPerKey, serialisedPerKey);
-    }
-
-    /** The attached node with this id, or null (a few nodes: a scan, no boxed map key per cold load). */
-    private GroupByNode nodeById(long id) {
-        for (int i = 0, n = nodes.size(); i < n; i++) {
-            GroupByNode node = nodes.get(i);
-            if (node.id() == id) {
-                return node;
-            }
-        }
-        return null;
-    }
-
-    /** Fills a fresh slot from a serialised key; state of unknown nodes or aggregators is skipped. */
-    private void restore(int slot, StateReader from) {
-        int base = slot * stride;
-        long holders = 0;
-        int count = from.getInt();
-        for (int i = 0; i < count; i++) {
-            GroupByNode n = nodeById(from.getLong());
-            long population = from.getLong();
-            int aggCount = from.getInt();
-            if (n != null) {
-                records[base + n.segment()] = population;
-                holders += population;
-            }
-            for (int k = 0; k < aggCount; k++) {
-                Aggregator a = n == null ? null : n.aggregatorById(from.getLong());
-                if (n == null) {
-                    from.getLong();
-                }
-                int width = from.getInt();
-                if (a != null && a.width() == width) {
-                    from.getLongs(records, base + n.segment() + a.offset(), width);
-                } else {
-                    from.skip(8 * width);
-                }
-                int external = from.getInt();
-                if (a != null) {
-                    int end = from.position() + external;
-                    a.loadExternal(slot, from);
-                    if (from.position() != end) {
-                        throw new IllegalStateException("key table " + name + ": aggregator state of " + external
-                                + " bytes read as " + (from.position() - end + external));
-                    }
-                    if (a.width() != width) {
-                        a.restoredWithoutRecord(records, base + n.segment() + a.offset(), slot);
-                    }
-                } else {
-                    from.skip(external);
-                }
-            }
-        }
-        records[base + HOLDERS] = holders;
-    }
-
-    private int copyKey(int slot) {
-        int len = keys.keyLength(slot);
-        if (keyScratch.length < len) {
-            keyScratch = new byte[Math.max(len, keyScratch.length * 2)];
-        }
-        return keys.copyKey(slot, keyScratch, 0);
+        return tier == null || tier.sweepSnapshot(budget);
     }
 
     /** Keys moved out of memory, and loaded back, since the table was created. */
     long evictions() {
-        return evictions;
+        return tier == null ? 0 : tier.evictions();
     }
 
     long loads() {
-        return loads;
+        return tier == null ? 0 : tier.loads();
     }
 
     /** Keys in memory. */
@@ -464,11 +231,11 @@ final class KeyTable {
         }
     }
 
-    private void release(int slot) {
-        if ((flags[slot] & DURABLE) != 0) {
-            cold.delete(keyScratch, 0, copyKey(slot));
+    /** The key at {@code slot} left every window (its stored copy goes too): the slot is free. */
+    void release(int slot) {
+        if (tier != null) {
+            tier.released(slot);
         }
-        flags[slot] = 0;
         records[slot * stride + EPOCH] = 0;
         keys.release(slot);
         forget(slot);
@@ -499,7 +266,8 @@ final class KeyTable {
 
     /**
      * Lays the records out again after nodes or their aggregators changed, keeping the state of
-     * every node and aggregator that was laid out before.
+     * every node and aggregator that was laid out before; gives each node its change bit (its
+     * index, the nodes past the 31st sharing the last).
      */
     void relayout() {
         int newStride = HEADER;
@@ -509,6 +277,7 @@ final class KeyTable {
             newStride += nodes.get(i).width();
         }
         long[] next = new long[slots * newStride];
+        int allBits = 0;
         for (int i = 0; i < nodes.size(); i++) {
             GroupByNode node = nodes.get(i);
             int[] innerOffsets = node.innerOffsets();
@@ -528,6 +297,8 @@ final class KeyTable {
                 }
             }
             node.laidOutAt(segments[i], innerOffsets, slots);
+            node.changeBit(1 << Math.min(i, 31));
+            allBits |= node.changeBit();
         }
         for (int s = 0; s < slots; s++) {
             next[s * newStride + HOLDERS] = records[s * stride + HOLDERS];
@@ -535,18 +306,21 @@ final class KeyTable {
         }
         records = next;
         stride = newStride;
-        reportKeyBytes();
+        if (tier != null) {
+            tier.relaidOut(allBits);
+        }
     }
 
     private void grow(int capacity) {
         int newSlots = Math.max(capacity, Math.max(16, slots * 2));
         records = Arrays.copyOf(records, newSlots * stride);
-        flags = Arrays.copyOf(flags, newSlots);
         slots = newSlots;
         for (GroupByNode n : nodes) {
             n.ensureCapacity(slots);
         }
-        reportKeyBytes();
+        if (tier != null) {
+            tier.grow(slots);
+        }
     }
 
     static Set<Aggregator> newIdentitySet() {

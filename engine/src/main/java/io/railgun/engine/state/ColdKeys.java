@@ -2,18 +2,31 @@ package io.railgun.engine.state;
 
 /**
  * Where the keys of a {@link KeyedState} go when they leave its bounded hot tier: the durable
- * store (see {@code io.railgun.engine.state.durable}). A key's value is its whole state, as
- * serialised by the key table. Called from the task's thread only.
+ * store (see {@code io.railgun.engine.state.durable}). A key's value is its state as the key table
+ * serialises it: whole, or a patch of what changed since its stored value, which the store keeps
+ * after that value and hands back concatenated to it. Called from the task's thread only.
  */
 public interface ColdKeys {
     /** Points {@code into} at the state of a key that is not hot; false when the key has none. */
     boolean load(byte[] key, int offset, int length, StateReader into);
 
-    /** Keeps the newest state of a key (it left the hot tier changed, or a checkpoint saves it). */
-    void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength);
+    /** Keeps the newest state of a key, whole (it left the hot tier changed). */
+    default void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
+        store(key, offset, length, value, valueOffset, valueLength, false);
+    }
 
-    /** Keeps the state of a key as it was when the snapshot being taken began (a checkpoint's part). */
-    void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength);
+    /**
+     * Keeps the newest state of a key (it left the hot tier changed): whole, or when {@code patch}
+     * only what changed since its stored value, to be appended to it.
+     */
+    void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength, boolean patch);
+
+    /**
+     * Keeps the state of a key as it was when the snapshot being taken began (a checkpoint's part):
+     * whole, or when {@code patch} only what changed since its stored value, to be appended to it
+     * (the key then has a stored value: the caller knows).
+     */
+    void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength, boolean patch);
 
     /** The key left every window: forget any state kept for it. */
     void delete(byte[] key, int offset, int length);

@@ -24,6 +24,11 @@ public final class StateReader {
         return position < limit;
     }
 
+    /** Bytes left to read. */
+    public int remaining() {
+        return limit - position;
+    }
+
     public int position() {
         return position;
     }

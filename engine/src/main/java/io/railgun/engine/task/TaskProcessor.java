@@ -458,7 +458,7 @@ public final class TaskProcessor implements AutoCloseable {
     /**
      * Begins a checkpoint at the current event boundary: the reservoir's part, the record and the
      * set of changed keys are fixed now; the keys themselves are saved over the next events
-     * ({@link DurableStateOptions#snapshotKeysPerEvent()} per event, or on change, see {@code KeyTable}).
+     * ({@link DurableStateOptions#snapshotKeysPerEvent()} per event, or on change, see {@code HotTier}).
      */
     private void beginCheckpoint() {
         ids.markCheckpoint(); // before the buffers are set aside: the checkpoint records where ids were spilled to

@@ -3,6 +3,7 @@ package io.railgun.engine.state.durable;
 import io.railgun.engine.state.ByteKeyIndex;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,9 +20,10 @@ import org.rocksdb.WriteOptions;
  * RocksDB always holds exactly the last complete checkpoint. One checkpoint at a time (the store
  * begins the next once this one is written).
  *
- * <p>Batch order: the dropped key tables' ranges, the changes (but keys the copies have too: a
- * key evicted, loaded back and changed before the checkpoint began is in both, and goes into the
- * memtables once), the copies (newer), the record. Keys and values go to RocksDB through direct
+ * <p>Batch order: the dropped key tables' ranges, the changes (but keys the copies hold whole too:
+ * a key evicted, loaded back and changed before the checkpoint began is in both, and goes into the
+ * memtables once), the copies (newer; a patch as a merge, which the state family's merge operator
+ * appends to the key's value, see {@link StateDb}), the record. Keys and values go to RocksDB through direct
  * buffers of this thread's, not a {@code byte[]} pair per key.
  *
  * <p>Threads: {@link #write} from the task's thread; the batch is built and written on the writer
@@ -42,6 +44,7 @@ final class CheckpointWriter implements AutoCloseable {
     private volatile long checkpoints;
     private volatile long lastBytes;
     private volatile long lastNanos;
+    private volatile long totalBytes;
 
     CheckpointWriter(RocksDB db, ColumnFamilyHandle stateFamily, ColumnFamilyHandle metaFamily, byte[] recordKey,
             Path directory) {
@@ -80,6 +83,7 @@ final class CheckpointWriter implements AutoCloseable {
         }
         checkpoints = checkpoints + 1; // one writer thread
         lastBytes = bytes;
+        totalBytes = totalBytes + bytes; // one writer thread
         lastNanos = System.nanoTime() - start;
     }
 
@@ -98,14 +102,22 @@ final class CheckpointWriter implements AutoCloseable {
                 batchKeyBytes = new byte[batchKey.capacity()];
             }
             keys.copyKey(slot, batchKeyBytes, 0);
-            if (newer != null && newer.count() > 0 && newer.find(batchKeyBytes, 0, keyLength) >= 0) {
-                continue;
+            if (newer != null && newer.count() > 0) {
+                int inNewer = newer.find(batchKeyBytes, 0, keyLength);
+                if (inNewer >= 0 && !newer.isPatch(inNewer)) {
+                    continue; // (a patch there extends this value: both go)
+                }
             }
             batchKey.clear();
             batchKey.put(batchKeyBytes, 0, keyLength).flip();
             int len = buffer.valueLength(slot);
             if (len == WriteBuffer.DELETED) {
                 batch.delete(stateFamily, batchKey);
+            } else if (buffer.isPatch(slot)) {
+                // (no direct-buffer merge in RocksJava: arrays, on this thread only)
+                batch.merge(stateFamily, Arrays.copyOf(batchKeyBytes, keyLength),
+                        Arrays.copyOfRange(arena, buffer.valueOffset(slot), buffer.valueOffset(slot) + len));
+                bytes += len + keyLength;
             } else {
                 if (batchValue.capacity() < len) {
                     batchValue = ByteBuffer.allocateDirect(Math.max(len, batchValue.capacity() * 2));
@@ -130,6 +142,11 @@ final class CheckpointWriter implements AutoCloseable {
 
     long lastNanos() {
         return lastNanos;
+    }
+
+    /** Bytes (keys and values) of every checkpoint written since the store was opened. */
+    long totalBytes() {
+        return totalBytes;
     }
 
     /** Stops the thread once the checkpoint under way is written (the caller waited for it). */

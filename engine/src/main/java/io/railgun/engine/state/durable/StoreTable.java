@@ -122,13 +122,14 @@ final class StoreTable implements KeyedState, ColdKeys {
     }
 
     @Override
-    public void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
-        store.store(prefix, filtered, false, key, offset, length, value, valueOffset, valueLength);
+    public void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength, boolean patch) {
+        store.store(prefix, filtered, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
     @Override
-    public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength) {
-        store.store(prefix, filtered, true, key, offset, length, value, valueOffset, valueLength);
+    public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+            boolean patch) {
+        store.storeSnapshot(prefix, filtered, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
     @Override

@@ -11,6 +11,8 @@ import java.util.List;
  * receives a whole buffer, as one atomic batch with the checkpoint record, so the store always
  * equals the last complete checkpoint. Values are appended to one arena (an overwritten value's
  * bytes stay until the buffer is cleared), so writing allocates only when the arena grows.
+ * A value is whole, or a patch ({@link #isPatch}: a snapshot's part of a key whose stored value it
+ * extends, see {@code KeyRecordCodec}); a patch put over a value of the same key is appended to it.
  * Written by the task's thread; once handed to the writer thread it is only read, by both.
  */
 final class WriteBuffer {
@@ -23,6 +25,8 @@ final class WriteBuffer {
     private int used;
     private int[] valueOffsets = new int[1024];
     private int[] valueLengths = new int[1024];
+    private boolean[] patches = new boolean[1024];
+    private boolean inserted; // whether the last entry() added the key
     private int[] order = new int[1024];
     private int count;
     private long keyBytes;
@@ -38,15 +42,37 @@ final class WriteBuffer {
         return count;
     }
 
+    /** Keeps a key's whole value, replacing any. */
     void put(byte[] key, int keyOffset, int keyLength, byte[] value, int offset, int length) {
+        put(key, keyOffset, keyLength, value, offset, length, false);
+    }
+
+    /**
+     * Keeps a key's value: whole (replacing any), or a patch, appended to the value held for the key
+     * if any (which keeps its kind).
+     *
+     * @throws IllegalStateException for a patch of a key this buffer holds deleted
+     */
+    void put(byte[] key, int keyOffset, int keyLength, byte[] value, int offset, int length, boolean patch) {
         int slot = entry(key, keyOffset, keyLength);
-        if (used + length > arena.length) {
-            arena = Arrays.copyOf(arena, Math.max(used + length, arena.length * 2));
+        int before = inserted || !patch ? 0 : valueLengths[slot];
+        if (before == DELETED) {
+            throw new IllegalStateException("a patch of a deleted key");
         }
-        System.arraycopy(value, offset, arena, used, length);
+        if (used + before + length > arena.length) {
+            arena = Arrays.copyOf(arena, Math.max(used + before + length, arena.length * 2));
+        }
+        System.arraycopy(arena, valueOffsets[slot], arena, used, before);
+        System.arraycopy(value, offset, arena, used + before, length);
         valueOffsets[slot] = used;
-        valueLengths[slot] = length;
-        used += length;
+        valueLengths[slot] = before + length;
+        patches[slot] = before == 0 ? patch : patches[slot];
+        used += before + length;
+    }
+
+    /** Whether an entry's value is a patch, to append to the key's older value. */
+    boolean isPatch(int slot) {
+        return patches[slot];
     }
 
     /**
@@ -66,6 +92,7 @@ final class WriteBuffer {
     void delete(byte[] key, int keyOffset, int keyLength) {
         int slot = entry(key, keyOffset, keyLength);
         valueLengths[slot] = DELETED;
+        patches[slot] = false;
     }
 
     /** Forgets every key starting with {@code prefix} (a dropped key table): deleted from the store too. */
@@ -74,6 +101,7 @@ final class WriteBuffer {
             int slot = order[i];
             if (startsWith(slot, prefix)) {
                 valueLengths[slot] = DELETED;
+                patches[slot] = false;
             }
         }
         droppedPrefixes.add(prefix.clone());
@@ -135,6 +163,7 @@ final class WriteBuffer {
             arena = new byte[1 << 16];
             valueOffsets = new int[n];
             valueLengths = new int[n];
+            patches = new boolean[n];
             order = new int[n];
         } else {
             keys.clear();
@@ -147,6 +176,7 @@ final class WriteBuffer {
 
     private int entry(byte[] key, int offset, int length) {
         int r = keys.findOrInsert(key, offset, length);
+        inserted = r < 0;
         if (r >= 0) {
             return r;
         }
@@ -155,6 +185,7 @@ final class WriteBuffer {
             int n = Math.max(slot + 1, valueOffsets.length * 2);
             valueOffsets = Arrays.copyOf(valueOffsets, n);
             valueLengths = Arrays.copyOf(valueLengths, n);
+            patches = Arrays.copyOf(patches, n);
         }
         if (count == order.length) {
             order = Arrays.copyOf(order, count * 2);

@@ -1,0 +1,269 @@
+package io.railgun.engine.plan;
+
+import io.railgun.engine.state.ColdKeys;
+import io.railgun.engine.state.KeyedState;
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
+import java.util.Arrays;
+
+/**
+ * A {@link KeyTable}'s keys in memory when a durable store is behind it ({@link KeyedState#cold()}
+ * not null): at most {@link KeyedState#hotLimit()} keys are hot. Inserting one more evicts a key
+ * chosen by a clock sweep (recently used keys get a second chance); a changed key is written to
+ * the cold tier (whole, or as a patch: see below), an unchanged one (its cold copy is current) is
+ * just dropped. A key that is not hot is looked up in the cold tier and loaded back into a free
+ * slot. Stored form of a key: {@link KeyRecordCodec}.
+ *
+ * <p><b>Snapshots</b> (for checkpoints) are taken without a pause proportional to the keys:
+ * {@link #beginSnapshot()} only marks the keys changed since the last one; {@link #sweepSnapshot}
+ * then saves a bounded number of them per call, and a marked key about to change, or to be
+ * evicted, is saved first (copy on write). So the snapshot holds every key as it was when it
+ * began.
+ *
+ * <p><b>Incremental.</b> Each slot keeps the change bits of the nodes changed since the key's last
+ * stored part. A snapshot or an eviction stores a key whose stored copy is current in the other
+ * nodes as a patch of the changed nodes only ({@link KeyRecordCodec#PATCH}) when that pays (at
+ * most half its whole value, the stored value kept within twice the whole one): a card with a
+ * long window full and a short one changing writes the short one. Otherwise whole: no stored copy,
+ * the nodes laid out again since, {@value #MAX_PATCHES} patches already (which bounds what a
+ * cold load carries), or a patch that does not pay. Owned by the task's thread.
+ */
+final class HotTier {
+    static final int MAX_PATCHES = 4;
+    private static final byte DIRTY = 1; // changed since its cold copy was written
+    private static final byte DURABLE = 2; // the cold tier holds a copy of it: current in the nodes not marked changed
+    private static final byte REFERENCED = 4; // used since the clock hand last passed
+    private static final byte SNAPSHOT = 8; // changed before the snapshot being taken began, not saved into it yet
+    private static final byte WHOLE = 16; // its next stored part must be whole (nodes laid out again, or removed ones stored)
+
+    private final KeyTable table;
+    private final KeyedState keys;
+    private final ColdKeys cold;
+    private final KeyRecordCodec codec;
+    private byte[] flags = new byte[0];
+    private int[] changed = new int[0]; // per slot: change bits of the nodes changed since its last stored part
+    private byte[] patches = new byte[0]; // per slot: patches stored on top of its last whole part
+    private int[] storedBytes = new int[0]; // per slot: bytes of its stored value, whole part and patches
+    private int allNodes; // the change bits of every node
+    private int clockHand;
+    private final StateWriter out = new StateWriter();
+    private final StateWriter patchOut = new StateWriter();
+    private final StateReader in = new StateReader();
+    private byte[] keyScratch = new byte[64];
+    private long evictions;
+    private long loads;
+    private int sweep = -1; // next slot the snapshot sweep looks at; -1: no snapshot being taken
+
+    HotTier(KeyTable table, KeyedState keys, KeyRecordCodec codec) {
+        this.table = table;
+        this.keys = keys;
+        this.cold = keys.cold();
+        this.codec = codec;
+    }
+
+    /** The key at {@code slot} is about to change in the node of {@code bit}. */
+    void changing(int slot, int bit) {
+        if ((flags[slot] & SNAPSHOT) != 0) {
+            saveSnapshot(slot);
+        }
+        flags[slot] |= DIRTY | REFERENCED;
+        changed[slot] |= bit;
+    }
+
+    /** A key not hot: loaded from the cold tier into a new slot, else (when {@code insert}) new; else -1. */
+    int lookupCold(byte[] key, int len, boolean insert) {
+        makeRoom(); // before loading: the loaded value is read from buffers an eviction may write to
+        if (!cold.load(key, 0, len, in)) {
+            return insert ? table.insertHot(key, len) : -1;
+        }
+        loads++;
+        int slot = table.insertHot(key, len);
+        storedBytes[slot] = in.remaining();
+        int parts = codec.read(table.records(), table.stride(), slot, in);
+        flags[slot] = (byte) (codec.lastReadSkipped() ? DURABLE | WHOLE : DURABLE);
+        patches[slot] = (byte) Math.min(MAX_PATCHES, parts - 1);
+        if (table.records()[slot * table.stride() + KeyTable.HOLDERS] == 0 && !insert) {
+            table.release(slot); // only state of deleted metrics: the key is gone, and its copy too
+            return -1;
+        }
+        return slot;
+    }
+
+    /** A new key's slot: nothing stored, nothing changed. */
+    void inserted(int slot) {
+        flags[slot] = 0;
+        changed[slot] = 0;
+        patches[slot] = 0;
+    }
+
+    /** The key at {@code slot} left every window: its stored copy goes too. */
+    void released(int slot) {
+        if ((flags[slot] & DURABLE) != 0) {
+            cold.delete(keyScratch, 0, copyKey(slot));
+        }
+        flags[slot] = 0;
+        changed[slot] = 0;
+    }
+
+    /**
+     * Evicts a key when the hot tier is full. The limit is asked each time (the store keeps it, and
+     * recomputes it only when its inputs change): a node's budget shrinks it as tasks come; then two
+     * keys go per insertion until the tier is within it again.
+     */
+    void makeRoom() {
+        int limit = keys.hotLimit();
+        if (keys.size() >= limit) {
+            evictOne();
+            if (keys.size() >= limit) {
+                evictOne();
+            }
+        }
+    }
+
+    /** Moves one key out of memory: the clock hand's first key not used since it last came by. */
+    private void evictOne() {
+        long[] records = table.records();
+        int stride = table.stride();
+        int slots = flags.length;
+        int victim;
+        while (true) {
+            clockHand = clockHand + 1 >= slots ? 0 : clockHand + 1;
+            if (records[clockHand * stride + KeyTable.HOLDERS] == 0) {
+                continue; // a free slot
+            }
+            if ((flags[clockHand] & REFERENCED) != 0) {
+                flags[clockHand] &= ~REFERENCED;
+                continue;
+            }
+            victim = clockHand;
+            break;
+        }
+        evictions++;
+        if ((flags[victim] & SNAPSHOT) != 0) {
+            saveSnapshot(victim);
+        }
+        if ((flags[victim] & DIRTY) != 0) {
+            StateWriter value = serialise(victim);
+            cold.store(keyScratch, 0, copyKey(victim), value.buffer(), 0, value.length(), value == patchOut);
+        }
+        flags[victim] = 0;
+        changed[victim] = 0;
+        table.evicted(victim);
+    }
+
+    /**
+     * Begins a snapshot: every key changed since the last one is to be saved as it is now (one
+     * pass over a byte per slot; nothing is serialised yet).
+     */
+    void beginSnapshot() {
+        reportKeyBytes();
+        long[] records = table.records();
+        int stride = table.stride();
+        for (int s = 0; s < flags.length; s++) {
+            if ((flags[s] & DIRTY) != 0 && records[s * stride + KeyTable.HOLDERS] > 0) {
+                flags[s] = (byte) ((flags[s] & ~DIRTY) | SNAPSHOT);
+            }
+        }
+        sweep = 0;
+    }
+
+    /**
+     * Saves up to {@code budget} keys of the snapshot being taken (looking at up to 16 times as
+     * many slots); true once all are saved (or when none is being taken).
+     */
+    boolean sweepSnapshot(int budget) {
+        if (sweep < 0) {
+            return true;
+        }
+        int saved = 0;
+        int end = (int) Math.min(flags.length, sweep + 16L * budget);
+        while (sweep < end && saved < budget) {
+            if ((flags[sweep] & SNAPSHOT) != 0) {
+                saveSnapshot(sweep);
+                saved++;
+            }
+            sweep++;
+        }
+        if (sweep >= flags.length) {
+            sweep = -1;
+            return true;
+        }
+        return false;
+    }
+
+    /** Saves a key into the snapshot: a patch of its changed nodes when its stored copy allows, else whole. */
+    private void saveSnapshot(int slot) {
+        StateWriter value = serialise(slot);
+        cold.storeSnapshot(keyScratch, 0, copyKey(slot), value.buffer(), 0, value.length(), value == patchOut);
+        flags[slot] = (byte) ((flags[slot] & ~(SNAPSHOT | WHOLE)) | DURABLE);
+    }
+
+    /**
+     * Serialises the key at {@code slot} to be stored: whole ({@link #out}), or a patch of its
+     * changed nodes ({@link #patchOut}) when its stored value allows one — it has one, its nodes were
+     * not laid out again since, it holds fewer than {@value #MAX_PATCHES} patches — and pays: the
+     * patch is at most half the whole value (a patch barely smaller saves little and lengthens the
+     * stored value), and the stored value with it at most twice the whole one (FRAUD's keys shrink
+     * as their events expire: patches on a whole part written full kept values 2.8x their state).
+     * Its changes are then stored.
+     */
+    private StateWriter serialise(int slot) {
+        long[] records = table.records();
+        int stride = table.stride();
+        int keyLength = keys.keyLength(slot);
+        out.clear();
+        codec.write(records, stride, slot, true, 0, keyLength, out);
+        StateWriter value = out;
+        if ((flags[slot] & (DURABLE | WHOLE)) == DURABLE && patches[slot] < MAX_PATCHES
+                && (changed[slot] & allNodes) != allNodes) {
+            patchOut.clear();
+            codec.write(records, stride, slot, false, changed[slot], keyLength, patchOut);
+            if (2 * patchOut.length() <= out.length() && storedBytes[slot] + patchOut.length() <= 2 * out.length()) {
+                value = patchOut;
+            }
+        }
+        patches[slot] = value == out ? 0 : (byte) (patches[slot] + 1);
+        storedBytes[slot] = value == out ? out.length() : storedBytes[slot] + patchOut.length();
+        changed[slot] = 0;
+        return value;
+    }
+
+    /** The arrays grew to {@code slots}. */
+    void grow(int slots) {
+        flags = Arrays.copyOf(flags, slots);
+        changed = Arrays.copyOf(changed, slots);
+        patches = Arrays.copyOf(patches, slots);
+        storedBytes = Arrays.copyOf(storedBytes, slots);
+        reportKeyBytes();
+    }
+
+    /** The nodes were laid out again: change bits moved, nodes came or went; every key's next part is whole. */
+    void relaidOut(int allNodes) {
+        this.allNodes = allNodes;
+        for (int s = 0; s < flags.length; s++) {
+            flags[s] |= WHOLE;
+        }
+        reportKeyBytes();
+    }
+
+    /** Bytes per slot here and in the key table: records, flags, change bits, patch count, stored bytes. */
+    private void reportKeyBytes() {
+        codec.report(keys, 8 * table.stride() + 1 + 4 + 1 + 4);
+    }
+
+    private int copyKey(int slot) {
+        int len = keys.keyLength(slot);
+        if (keyScratch.length < len) {
+            keyScratch = new byte[Math.max(len, keyScratch.length * 2)];
+        }
+        return keys.copyKey(slot, keyScratch, 0);
+    }
+
+    long evictions() {
+        return evictions;
+    }
+
+    long loads() {
+        return loads;
+    }
+}

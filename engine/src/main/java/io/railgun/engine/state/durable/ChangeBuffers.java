@@ -1,0 +1,235 @@
+package io.railgun.engine.state.durable;
+
+import io.railgun.engine.state.StateReader;
+
+/**
+ * A {@link DurableStateStore}'s values not yet in RocksDB, and the reads through them. Newest
+ * first: {@code current} (changes since the checkpoint under way began: keys evicted changed,
+ * deletions), {@code copies} (the hot keys' parts saved by that checkpoint's snapshot: one buffer,
+ * reused checkpoint after checkpoint, so its arena grows once to the copies' size), then either
+ * {@code snapshot} (the changes before the checkpoint being taken began) or {@code writing} (those
+ * of the checkpoint being written: a checkpoint begins once the last one is written, so never
+ * both), then RocksDB — unless the {@link StoredKeyFilter} of keys ever stored says a key never was
+ * (key tables; dedup ids are always looked up).
+ *
+ * <p>A value is whole or a patch ({@link WriteBuffer#isPatch}); a read takes the newest whole value
+ * (or RocksDB's, its parts already merged) and appends the patches newer than it, oldest first
+ * (a buffer holds one value a key: a patch put over a value is appended to it).
+ * RocksDB keys are the key table's name, a zero byte, then the key's bytes. Task's thread, but
+ * for the writer thread's reads of the frozen buffers.
+ */
+final class ChangeBuffers {
+    private static final int LAYERS = 4;
+    private final StateDb db;
+    private final StoredKeyFilter stored;
+    private WriteBuffer current = new WriteBuffer();
+    private WriteBuffer spare = new WriteBuffer();
+    private WriteBuffer snapshot;
+    private WriteBuffer writing;
+    private final WriteBuffer copies = new WriteBuffer();
+    private byte[] keyScratch = new byte[256];
+    private byte[] assembled = new byte[4096];
+    // the patches found on a read, newest first: their buffers and entries
+    private final WriteBuffer[] patchBuffers = new WriteBuffer[LAYERS];
+    private final int[] patchSlots = new int[LAYERS];
+    private long coldReads;
+    private long filteredReads;
+    private long wholesStored;
+    private long patchesStored;
+    private long wholeBytes;
+    private long patchBytes;
+
+    ChangeBuffers(StateDb db, StoredKeyFilter stored) {
+        this.db = db;
+        this.stored = stored;
+    }
+
+    /** Builds the full store key of a table's key in {@link #keyScratch}; returns its length. */
+    private int fullKey(byte[] prefix, byte[] key, int offset, int length) {
+        int n = prefix.length + length;
+        if (keyScratch.length < n) {
+            keyScratch = new byte[Math.max(n, keyScratch.length * 2)];
+        }
+        System.arraycopy(prefix, 0, keyScratch, 0, prefix.length);
+        System.arraycopy(key, offset, keyScratch, prefix.length, length);
+        return n;
+    }
+
+    /** Keeps a table's key's value changed since the last checkpoint: whole, or a patch of its stored value. */
+    void store(byte[] prefix, boolean filtered, boolean patch, byte[] key, int offset, int length, byte[] value,
+            int valueOffset, int valueLength) {
+        int n = fullKey(prefix, key, offset, length);
+        if (filtered) {
+            stored.add(keyScratch, 0, n);
+        }
+        current.put(keyScratch, 0, n, value, valueOffset, valueLength, patch);
+        count(patch, valueLength);
+    }
+
+    /** Keeps a part of the snapshot being taken: whole, or a patch of the key's stored value. */
+    void storeSnapshot(byte[] prefix, boolean filtered, boolean patch, byte[] key, int offset, int length, byte[] value,
+            int valueOffset, int valueLength) {
+        int n = fullKey(prefix, key, offset, length);
+        if (filtered) {
+            stored.add(keyScratch, 0, n);
+        }
+        copies.put(keyScratch, 0, n, value, valueOffset, valueLength, patch);
+        count(patch, valueLength);
+    }
+
+    private void count(boolean patch, int valueLength) {
+        if (patch) {
+            patchesStored++;
+            patchBytes += valueLength;
+        } else {
+            wholesStored++;
+            wholeBytes += valueLength;
+        }
+    }
+
+    /** Deletes a table's key with the next checkpoint. */
+    void delete(byte[] prefix, byte[] key, int offset, int length) {
+        current.delete(keyScratch, 0, fullKey(prefix, key, offset, length));
+    }
+
+    /** Deletes a key table's keys with the next checkpoint. */
+    void dropPrefix(byte[] prefix) {
+        current.dropPrefix(prefix);
+    }
+
+    /** A table's key, under its prefix: its newest value from the write buffers, then RocksDB. */
+    boolean load(byte[] prefix, boolean filtered, byte[] key, int offset, int length, StateReader into) {
+        int keyLength = fullKey(prefix, key, offset, length);
+        int patches = 0;
+        for (int layer = 0; layer < LAYERS; layer++) {
+            // newest first: changes since the checkpoint under way, its copies, its changes
+            WriteBuffer b = layer == 0 ? current : layer == 1 ? copies : layer == 2 ? snapshot : writing;
+            if (b == null) {
+                continue;
+            }
+            int slot = b.count() == 0 ? -1 : b.find(keyScratch, 0, keyLength); // (no hash for an empty buffer)
+            if (slot >= 0) {
+                int len = b.valueLength(slot);
+                if (len == WriteBuffer.DELETED) {
+                    return noBase(patches);
+                }
+                if (b.isPatch(slot)) {
+                    patchBuffers[patches] = b;
+                    patchSlots[patches++] = slot;
+                    continue;
+                }
+                return found(b.arena(), b.valueOffset(slot), len, patches, into);
+            }
+            if (b.dropped(keyScratch, 0, keyLength)) {
+                return noBase(patches);
+            }
+        }
+        if (filtered && !stored.mightContain(keyScratch, 0, keyLength)) {
+            filteredReads++;
+            return noBase(patches); // never stored: RocksDB does not have it
+        }
+        coldReads++;
+        int size = db.get(keyScratch, keyLength);
+        return size < 0 ? noBase(patches) : found(db.scratch(), 0, size, patches, into);
+    }
+
+    /** A base value found: points {@code into} at it, followed by the patches found newer than it. */
+    private boolean found(byte[] base, int offset, int length, int patches, StateReader into) {
+        if (patches == 0) {
+            into.reset(base, offset, length);
+            return true;
+        }
+        int total = length;
+        for (int i = 0; i < patches; i++) {
+            total += patchBuffers[i].valueLength(patchSlots[i]);
+        }
+        if (assembled.length < total) {
+            assembled = new byte[Math.max(total, assembled.length * 2)];
+        }
+        System.arraycopy(base, offset, assembled, 0, length);
+        int at = length;
+        for (int i = patches - 1; i >= 0; i--) { // oldest first
+            WriteBuffer b = patchBuffers[i];
+            int len = b.valueLength(patchSlots[i]);
+            System.arraycopy(b.arena(), b.valueOffset(patchSlots[i]), assembled, at, len);
+            at += len;
+            patchBuffers[i] = null;
+        }
+        into.reset(assembled, 0, total);
+        return true;
+    }
+
+    /** No value under the patches found: none when there are none; else the patches lost their key. */
+    private boolean noBase(int patches) {
+        if (patches > 0) {
+            throw new IllegalStateException("a patch of a stored key whose value is missing: the store is corrupt");
+        }
+        return false;
+    }
+
+    /** Heap bytes of the changes since the last checkpoint. */
+    long currentBytes() {
+        return current.bytes();
+    }
+
+    /** Heap bytes of the changes held: since the last checkpoint, and the checkpoints' being taken and written. */
+    long bufferedBytes() {
+        return current.bytes() + (snapshot == null ? 0 : snapshot.bytes()) + (writing == null ? 0 : writing.bytes());
+    }
+
+    /** Heap bytes of the hot keys' copies in the checkpoint being taken or written. */
+    long copiesBytes() {
+        return copies.bytes();
+    }
+
+    /** Sets the changes so far aside as the checkpoint's; later ones go to the spare buffer. */
+    void begin(long expectedCopyBytes) {
+        copies.reserve(expectedCopyBytes);
+        snapshot = current;
+        current = spare;
+        spare = null;
+    }
+
+    boolean begun() {
+        return snapshot != null;
+    }
+
+    /** The checkpoint's changes, now frozen for the writer thread; its copies are {@link #copies()}. */
+    WriteBuffer freeze() {
+        writing = snapshot;
+        snapshot = null;
+        return writing;
+    }
+
+    WriteBuffer copies() {
+        return copies;
+    }
+
+    boolean writing() {
+        return writing != null;
+    }
+
+    /** The frozen buffers were written: emptied for reuse, keeping arrays up to the given bytes. */
+    void recycle(long keepBytes, long keepCopyBytes) {
+        writing.clear(keepBytes);
+        copies.clear(keepCopyBytes);
+        spare = writing;
+        writing = null;
+    }
+
+    long coldReads() {
+        return coldReads;
+    }
+
+    long filteredReads() {
+        return filteredReads;
+    }
+
+    /**
+     * Values stored (evicted or saved by a snapshot; the dedup ids' too): whole, as patches of
+     * stored values, and their bytes (whole, patches).
+     */
+    long[] valuesStored() {
+        return new long[] {wholesStored, patchesStored, wholeBytes, patchBytes};
+    }
+}

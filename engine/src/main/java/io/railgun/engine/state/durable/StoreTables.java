@@ -1,0 +1,112 @@
+package io.railgun.engine.state.durable;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The key tables of a {@link DurableStateStore} and their shares of the hot tier: each table's
+ * hot-key limit from {@link HotTierSizing}, recomputed when a table comes or goes, a key size is
+ * measured anew or the node's tasks change; and what the hot keys' checkpoint copies may take.
+ * Task's thread.
+ */
+final class StoreTables {
+    private final Map<String, StoreTable> tables = new HashMap<>();
+    private final HotTierSizing sizing;
+    private final DurableStateOptions options;
+
+    StoreTables(HotTierSizing sizing, DurableStateOptions options) {
+        this.sizing = sizing;
+        this.options = options;
+    }
+
+    /** The table of this name, made by {@code create} (which then shares the task's hot share) when none. */
+    StoreTable get(String name, Supplier<StoreTable> create) {
+        StoreTable t = tables.get(name);
+        if (t == null) {
+            t = create.get();
+            tables.put(name, t);
+            resizeAll(); // one more table shares the task's hot share
+        }
+        return t;
+    }
+
+    /** Removes a table (its share goes to the others); the removed one, or null. */
+    StoreTable remove(String name) {
+        StoreTable t = tables.remove(name);
+        resizeAll();
+        return t;
+    }
+
+    /**
+     * The smallest hot-key limit of the key tables now (the option's with none): the option, or
+     * what a shared budget's share holds at the keys' measured size ({@link HotTierSizing}).
+     */
+    int hotKeyLimit() {
+        if (sizingStale()) {
+            resizeAll();
+        }
+        int min = options.memory() == null ? options.hotKeys() : Integer.MAX_VALUE;
+        for (StoreTable t : tables.values()) {
+            min = Math.min(min, t.hotLimit());
+        }
+        return min == Integer.MAX_VALUE ? options.hotKeys() : min;
+    }
+
+    /** Heap bytes a hot key of the key tables costs now, as measured (the largest over the tables; 0 with none). */
+    long hotBytesPerKey() {
+        long max = 0;
+        for (StoreTable t : tables.values()) {
+            max = Math.max(max, t.bytesPerKey());
+        }
+        return max;
+    }
+
+    /**
+     * The most bytes the hot keys' copies in one checkpoint can take: every hot key of every table
+     * changed. A buffer keeps arrays that size (see {@link WriteBuffer#clear}): the hot share
+     * reserves it anyway, and giving it back made every checkpoint allocate its copies' arena anew.
+     */
+    long copyBound() {
+        long bytes = 0;
+        for (StoreTable t : tables.values()) {
+            // the keys there can be: the limit, or (a large limit without a budget) those present with room to grow
+            bytes += (long) Math.min(t.hotLimit(), t.size() * 2L + 1024) * t.copyBytesPerKey();
+        }
+        return bytes;
+    }
+
+    /**
+     * What this checkpoint's copies may take: every hot key now, at its measured copy size, and a
+     * quarter more (keys come during the snapshot); 0 before any was measured.
+     */
+    long expectedCopyBytes() {
+        long bytes = 0;
+        for (StoreTable t : tables.values()) {
+            bytes += (long) t.size() * t.copyBytesPerKey();
+        }
+        return bytes + bytes / 4;
+    }
+
+    boolean sizingStale() {
+        return sizing.stale();
+    }
+
+    /** Recomputes every table's limit: the task or table count changed. */
+    void resizeAll() {
+        sizing.share(tables.size());
+        for (StoreTable t : tables.values()) {
+            t.resize(sizing);
+        }
+    }
+
+    /** Recomputes one table's limit: its key size was measured anew. */
+    void resize(StoreTable t) {
+        if (sizing.stale()) {
+            resizeAll();
+        } else {
+            t.resize(sizing);
+        }
+    }
+
+}
