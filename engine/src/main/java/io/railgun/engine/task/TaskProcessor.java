@@ -56,8 +56,6 @@ public final class TaskProcessor implements AutoCloseable {
     private final EventReservoir reservoir;
     private final TaskPlan plan;
     private final Reply reply = new Reply();
-    private final int idField;
-    private final boolean stringId;
     private final int timestampField;
 
     private final DedupIds ids;
@@ -92,11 +90,9 @@ public final class TaskProcessor implements AutoCloseable {
         this.reservoir = reservoir;
         this.plan = new TaskPlan(stream.schema(), reservoir, stateStore);
         Field id = stream.schema().field(stream.eventIdField());
-        this.idField = id.index();
-        this.stringId = id.type() == FieldType.STRING;
         this.timestampField = stream.timestampField() == null ? -1 : stream.schema().field(stream.timestampField()).index();
         DurableStateStore durableStore = stateStore instanceof DurableStateStore d ? d : null;
-        this.ids = new DedupIds(reservoir, idField, stringId, stream.eventIdField(),
+        this.ids = new DedupIds(reservoir, id.index(), id.type() == FieldType.STRING, stream.eventIdField(),
                 durableStore == null ? null : durableStore.dedupIds(),
                 durableStore == null ? 0 : durableStore.options().dedupHotMs());
         this.retentionCursor = stream.retentionMs() > 0 ? reservoir.openCursor(Long.MIN_VALUE) : null;
