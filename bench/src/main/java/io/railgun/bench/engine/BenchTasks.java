@@ -84,7 +84,7 @@ final class BenchTasks {
                         .withState(o.stateOptions(stateMemory))
                         .withCheckpointIntervalMs(o.checkpointIntervalMs());
                 t = TaskProcessor.open(stream, taskOptions, storage);
-                DiskReservoir d = diskReservoirOf(t);
+                DiskReservoir d = t.diskReservoir();
                 if (d != null) {
                     disks.add(d);
                 }
@@ -153,19 +153,5 @@ final class BenchTasks {
         }
         return new ReservoirStats(entries, hits, misses, prefetches, stalls, bytes, segments, cacheBytes, cached, pending,
                 pendingBytes, open);
-    }
-
-    /**
-     * A durable task's reservoir, for its chunk statistics: TaskProcessor has no accessor for it,
-     * so the harness reads the private field; null (no reservoir stats) if that changes.
-     */
-    private static DiskReservoir diskReservoirOf(TaskProcessor t) {
-        try {
-            java.lang.reflect.Field f = TaskProcessor.class.getDeclaredField("disk");
-            f.setAccessible(true);
-            return f.get(t) instanceof DiskReservoir d ? d : null;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
     }
 }

@@ -5,8 +5,6 @@ import io.railgun.engine.event.EventRow;
 import io.railgun.engine.expr.ValueType;
 import io.railgun.engine.task.Reply;
 import io.railgun.engine.task.TaskProcessor;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -16,24 +14,7 @@ import org.HdrHistogram.Histogram;
  * event.
  */
 final class TaskReplay {
-    /**
-     * TaskProcessor's private {@code lastCheckpointMs}, set each time the task starts a checkpoint
-     * (in process(), after the event): read before and after each timed call, it tells which events
-     * paid for starting a checkpoint (or waited for the previous one). No public accessor; null
-     * (no attribution) if the field goes.
-     */
-    private static final VarHandle LAST_CHECKPOINT_MS = lastCheckpointHandle();
-
     private TaskReplay() {}
-
-    private static VarHandle lastCheckpointHandle() {
-        try {
-            return MethodHandles.privateLookupIn(TaskProcessor.class, MethodHandles.lookup())
-                    .findVarHandle(TaskProcessor.class, "lastCheckpointMs", long.class);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
 
     /**
      * The timed replay: System.nanoTime around every process() call, the event's total (over its
@@ -43,7 +24,6 @@ final class TaskReplay {
                               ReplayLatency latency, long t0) {
         Histogram perEvent = latency.perEvent;
         Histogram[] perTask = latency.perTask;
-        VarHandle lastCheckpoint = LAST_CHECKPOINT_MS;
         double sum = 0;
         for (int i = from; i < to; i++) {
             if ((i & 0xFFFF) == 0) {
@@ -55,11 +35,13 @@ final class TaskReplay {
             boolean checkpoint = false;
             for (int k = 0; k < tasks.length; k++) {
                 TaskProcessor t = tasks[k];
-                long c0 = lastCheckpoint == null ? 0 : (long) lastCheckpoint.get(t);
+                // set each time the task begins a checkpoint (in process(), after the event): tells
+                // which events paid for beginning one (or waited for the previous one)
+                long c0 = t.lastCheckpointStartMs();
                 long start = System.nanoTime();
                 Reply r = t.process(row);
                 end = System.nanoTime();
-                if (lastCheckpoint != null && (long) lastCheckpoint.get(t) != c0) {
+                if (t.lastCheckpointStartMs() != c0) {
                     checkpoint = true;
                 }
                 long ns = end - start;

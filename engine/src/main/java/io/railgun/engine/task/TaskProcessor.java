@@ -3,18 +3,12 @@ package io.railgun.engine.task;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.event.EventTime;
 import io.railgun.engine.plan.MetricDefinition;
-import io.railgun.engine.plan.StatementBinder;
 import io.railgun.engine.plan.TaskPlan;
-import io.railgun.engine.query.QueryException;
-import io.railgun.engine.query.QueryParser;
 import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.EventSink;
 import io.railgun.engine.reservoir.InMemoryReservoir;
 import io.railgun.engine.reservoir.ReservoirCursor;
 import io.railgun.engine.reservoir.disk.DiskReservoir;
-import io.railgun.engine.reservoir.disk.ReservoirCheckpoint;
-import io.railgun.engine.reservoir.disk.SegmentDescriptor;
-import io.railgun.engine.snapshot.SnapshotWriter;
 import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.FieldType;
@@ -22,19 +16,10 @@ import io.railgun.engine.schema.LateEventPolicy;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.engine.state.InMemoryStateStore;
 import io.railgun.engine.state.StateStore;
-import io.railgun.engine.state.durable.DurableStateOptions;
 import io.railgun.engine.state.durable.DurableStateStore;
-import io.railgun.engine.task.CheckpointRecord.StatementEntry;
 import io.railgun.engine.window.WindowBounds;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.stream.Stream;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -54,12 +39,8 @@ import java.util.concurrent.CompletableFuture;
  * horizon, or the stream's retention ({@link StreamDefinition#retentionMs()}).
  *
  * <p><b>Durability</b> ({@link #open}): the reservoir on disk, the key states in a
- * {@link DurableStateStore}. A checkpoint is taken every {@link TaskStorage#checkpointIntervalMs()}
- * (or earlier when the state's write buffer is full), after an event: the reservoir's open region
- * is copied, the input offset, seq, stream time and statements recorded, and the changed hot keys
- * marked; they are serialised over the next events, a few per event or just before they change
- * (copy on write), so no event waits for all of them; the I/O runs in the background and the
- * whole is atomic (see {@link DurableStateStore}). {@link #open} restores the last complete checkpoint and
+ * {@link DurableStateStore}, checkpointed by {@link TaskCheckpoints} after events, and the
+ * statements by {@link TaskStatements}. {@link #open} restores the last complete checkpoint and
  * {@link #resumeOffset()} says where the caller must replay its input from: the events after the
  * checkpoint are in neither the restored state nor the restored reservoir, so replaying them counts
  * each exactly once, and gives the same replies as the first time. Event ids older than the hot part
@@ -75,8 +56,6 @@ public final class TaskProcessor implements AutoCloseable {
     private final EventReservoir reservoir;
     private final TaskPlan plan;
     private final Reply reply = new Reply();
-    private final int idField;
-    private final boolean stringId;
     private final int timestampField;
 
     private final DedupIds ids;
@@ -90,22 +69,9 @@ public final class TaskProcessor implements AutoCloseable {
     private long nextSeq;
     private long nextOffset;
 
-    // durability (null / unused for an in-memory task)
-    private DurableStateStore durable;
-    private DiskReservoir disk;
-    private long checkpointIntervalMs;
-    private final List<StatementEntry> statements = new ArrayList<>();
-    private long lastCheckpointMs;
-    private int sinceClockCheck;
-    private boolean checkpointPending;
-    private long pendingTrimPosition;
-    private long pendingOffset;
-    private long durableOffset;
-    private byte[] pendingRecord;
-    private CompletableFuture<Void> pendingReservoirDurable;
-    private CompletableFuture<Void> lastCheckpoint = CompletableFuture.completedFuture(null);
-    // a snapshot being written off this thread: no checkpoint begins until it is done (trySnapshot)
-    private CompletableFuture<TaskSnapshot> snapshotting = CompletableFuture.completedFuture(null);
+    private final TaskStatements statements = new TaskStatements();
+    // durability: null for an in-memory task
+    private final TaskCheckpoints checkpoints;
 
     /** A task with an in-memory reservoir and state store. */
     public TaskProcessor(StreamDefinition stream, TaskOptions options) {
@@ -113,19 +79,25 @@ public final class TaskProcessor implements AutoCloseable {
     }
 
     public TaskProcessor(StreamDefinition stream, TaskOptions options, EventReservoir reservoir, StateStore stateStore) {
+        this(stream, options, reservoir, stateStore, null, null, 0);
+    }
+
+    /** With {@code durable} (and {@code disk}, the same reservoir) a durable task, checkpointed by {@link TaskCheckpoints}. */
+    private TaskProcessor(StreamDefinition stream, TaskOptions options, EventReservoir reservoir, StateStore stateStore,
+                          DurableStateStore durable, DiskReservoir disk, long checkpointIntervalMs) {
         this.stream = stream;
         this.options = options;
         this.reservoir = reservoir;
         this.plan = new TaskPlan(stream.schema(), reservoir, stateStore);
         Field id = stream.schema().field(stream.eventIdField());
-        this.idField = id.index();
-        this.stringId = id.type() == FieldType.STRING;
         this.timestampField = stream.timestampField() == null ? -1 : stream.schema().field(stream.timestampField()).index();
         DurableStateStore durableStore = stateStore instanceof DurableStateStore d ? d : null;
-        this.ids = new DedupIds(reservoir, idField, stringId, stream.eventIdField(),
+        this.ids = new DedupIds(reservoir, id.index(), id.type() == FieldType.STRING, stream.eventIdField(),
                 durableStore == null ? null : durableStore.dedupIds(),
                 durableStore == null ? 0 : durableStore.options().dedupHotMs());
         this.retentionCursor = stream.retentionMs() > 0 ? reservoir.openCursor(Long.MIN_VALUE) : null;
+        this.checkpoints = durable == null ? null
+                : new TaskCheckpoints(durable, disk, plan, ids, statements, checkpointIntervalMs);
         updateHorizon();
     }
 
@@ -143,11 +115,8 @@ public final class TaskProcessor implements AutoCloseable {
             CheckpointRecord record = bytes == null ? null : CheckpointRecord.decode(bytes);
             DiskReservoir reservoir = DiskReservoir.restore(storage.directory().resolve("reservoir"), storage.reservoir(),
                     record == null ? null : record.reservoir());
-            TaskProcessor task = new TaskProcessor(stream, options, reservoir, state);
-            task.durable = state;
-            task.disk = reservoir;
-            task.checkpointIntervalMs = storage.checkpointIntervalMs();
-            task.lastCheckpointMs = System.currentTimeMillis();
+            TaskProcessor task = new TaskProcessor(stream, options, reservoir, state, state, reservoir,
+                    storage.checkpointIntervalMs());
             if (record != null) {
                 try {
                     task.restore(record);
@@ -165,33 +134,11 @@ public final class TaskProcessor implements AutoCloseable {
 
     private void restore(CheckpointRecord record) {
         nextOffset = record.nextOffset();
-        durableOffset = nextOffset;
+        checkpoints.restored(nextOffset);
         nextSeq = record.nextSeq();
         started = record.streamTime() != Long.MIN_VALUE;
         streamTime = record.streamTime();
-        for (StatementEntry entry : record.statements()) {
-            List<MetricDefinition> defs;
-            try {
-                defs = StatementBinder.bind(stream, QueryParser.parse(entry.text()), new HashSet<>());
-            } catch (QueryException e) {
-                throw new IllegalStateException("checkpointed statement no longer binds to stream '" + stream.name()
-                        + "': " + e.getMessage(), e);
-            }
-            List<MetricDefinition> kept = new ArrayList<>();
-            for (MetricDefinition d : defs) {
-                if (entry.names().contains(d.name())) {
-                    kept.add(d);
-                }
-            }
-            if (entry.backfilled()) {
-                plan.addBackfilled(kept, entry.firstSeq(), streamTime, entry.backfillHead(), entry.backfillTail(),
-                        !entry.backfilling());
-            } else {
-                plan.add(kept, entry.firstSeq(), streamTime);
-            }
-            statements.add(new StatementEntry(entry.text(), entry.firstSeq(), new ArrayList<>(entry.names()),
-                    entry.backfilled(), Long.MIN_VALUE, Long.MIN_VALUE));
-        }
+        statements.restore(record.statements(), stream, plan, streamTime);
         reply.layout(plan.names(), plan.types());
         if (started) {
             reservoir.advanceWatermark(WindowBounds.minus(streamTime, stream.latenessMs()));
@@ -231,17 +178,10 @@ public final class TaskProcessor implements AutoCloseable {
         } else {
             plan.add(metrics, nextSeq, started ? streamTime : Long.MIN_VALUE);
         }
-        if (!metrics.isEmpty()) {
-            List<String> names = new ArrayList<>();
-            for (MetricDefinition m : metrics) {
-                names.add(m.name());
-            }
-            statements.add(new StatementEntry(metrics.getFirst().statement().text(), nextSeq, names, backfill,
-                    Long.MIN_VALUE, Long.MIN_VALUE));
-        }
+        statements.added(metrics, nextSeq, backfill);
         reply.layout(plan.names(), plan.types());
         updateHorizon();
-        if (durable != null) {
+        if (checkpoints != null) {
             checkpoint().join();
         }
     }
@@ -249,16 +189,11 @@ public final class TaskProcessor implements AutoCloseable {
     /** Removes a metric and frees the state no other metric uses; false when absent. */
     public boolean removeMetric(String name) {
         finishSnapshot();
-        for (int i = 0; i < statements.size(); i++) {
-            if (statements.get(i).names().remove(name) && statements.get(i).names().isEmpty()) {
-                statements.remove(i);
-                break;
-            }
-        }
+        statements.removed(name);
         boolean removed = plan.remove(name);
         reply.layout(plan.names(), plan.types());
         updateHorizon();
-        if (durable != null && removed) {
+        if (checkpoints != null && removed) {
             checkpoint().join();
         }
         return removed;
@@ -293,8 +228,8 @@ public final class TaskProcessor implements AutoCloseable {
         }
         Reply r = processEvent(row);
         nextOffset = offset + 1; // after it: an event rejected by an exception is not skipped
-        if (durable != null) {
-            maybeCheckpoint();
+        if (checkpoints != null) {
+            checkpoints.maybeCheckpoint(nextOffset, nextSeq, recordedStreamTime());
         }
         return r;
     }
@@ -315,9 +250,9 @@ public final class TaskProcessor implements AutoCloseable {
      */
     public void idle() {
         stepBackfill();
-        if (durable != null) {
-            sinceClockCheck = 255;
-            maybeCheckpoint();
+        if (checkpoints != null) {
+            checkpoints.checkClockNext();
+            checkpoints.maybeCheckpoint(nextOffset, nextSeq, recordedStreamTime());
         }
     }
 
@@ -326,10 +261,7 @@ public final class TaskProcessor implements AutoCloseable {
      * node may commit it to Kafka; a restart resumes there. 0 before any checkpoint.
      */
     public long durableOffset() {
-        if (durable != null && !durable.checkpointRunning()) {
-            checkpointDone();
-        }
-        return durableOffset;
+        return checkpoints == null ? 0 : checkpoints.durableOffset();
     }
 
     private Reply processEvent(EventRow row) {
@@ -445,90 +377,22 @@ public final class TaskProcessor implements AutoCloseable {
      * checkpoint still being written.
      */
     public CompletableFuture<Void> checkpoint() {
-        if (durable == null) {
+        if (checkpoints == null) {
             return CompletableFuture.completedFuture(null);
         }
-        awaitSnapshotWriter();
-        finishSnapshot();
-        beginCheckpoint();
-        finishSnapshot();
-        return lastCheckpoint;
+        return checkpoints.checkpoint(nextOffset, nextSeq, recordedStreamTime());
     }
 
-    /**
-     * Begins a checkpoint at the current event boundary: the reservoir's part, the record and the
-     * set of changed keys are fixed now; the keys themselves are saved over the next events
-     * ({@link DurableStateOptions#snapshotKeysPerEvent()} per event, or on change, see {@code HotTier}).
-     */
-    private void beginCheckpoint() {
-        ids.markCheckpoint(); // before the buffers are set aside: the checkpoint records where ids were spilled to
-        durable.beginCheckpoint(); // waits for the previous checkpoint's write, if any
-        checkpointDone();
-        plan.beginSnapshot();
-        ReservoirCheckpoint rc = disk.checkpoint();
-        List<StatementEntry> entries = new ArrayList<>();
-        for (StatementEntry e : statements) {
-            long[] at = e.backfilled() ? plan.backfillPosition(e.names().getFirst()) : null;
-            entries.add(at == null ? e : e.withBackfillPosition(at[0], at[1]));
-        }
-        pendingRecord = new CheckpointRecord(nextOffset, nextSeq, started ? streamTime : Long.MIN_VALUE, rc, entries)
-                .encode();
-        pendingReservoirDurable = rc.durable();
-        pendingTrimPosition = rc.minPosition();
-        pendingOffset = nextOffset;
-        lastCheckpointMs = System.currentTimeMillis();
-    }
-
-    /** Saves up to {@code budget} more keys of the checkpoint being taken; hands it to the writer when complete. */
-    private void continueSnapshot(int budget) {
-        if (plan.sweepSnapshot(budget)) {
-            lastCheckpoint = durable.finishCheckpoint(pendingRecord, pendingReservoirDurable);
-            pendingRecord = null;
-            pendingReservoirDurable = null;
-            checkpointPending = true;
-        }
-    }
-
-    /** Completes the checkpoint being taken, if any (before the plan changes, and on demand). */
+    /** Completes the checkpoint being taken, if any (before the plan changes). */
     private void finishSnapshot() {
-        if (durable != null && durable.checkpointBegun()) {
-            continueSnapshot(Integer.MAX_VALUE);
+        if (checkpoints != null) {
+            checkpoints.finishSnapshot();
         }
     }
 
-    private void maybeCheckpoint() {
-        if (durable.checkpointBegun()) {
-            continueSnapshot(durable.options().snapshotKeysPerEvent());
-            return;
-        }
-        boolean running = durable.checkpointRunning();
-        if (!running) {
-            checkpointDone();
-        }
-        boolean due = durable.overBudget();
-        if (!due && ++sinceClockCheck >= 256) {
-            sinceClockCheck = 0;
-            due = System.currentTimeMillis() - lastCheckpointMs >= checkpointIntervalMs;
-        }
-        if (due && !snapshotting.isDone()) {
-            if (!durable.mustWait()) {
-                return; // a task snapshot is being written: the checkpoint waits for it
-            }
-            awaitSnapshotWriter();
-        }
-        if (due && (!running || durable.mustWait())) {
-            beginCheckpoint();
-            continueSnapshot(durable.options().snapshotKeysPerEvent());
-        }
-    }
-
-    /** A checkpoint completed: files its cursors no longer need may go. */
-    private void checkpointDone() {
-        if (checkpointPending) {
-            checkpointPending = false;
-            disk.allowTrimBelow(pendingTrimPosition);
-            durableOffset = pendingOffset;
-        }
+    /** The stream time as a checkpoint records it: Long.MIN_VALUE before the first event. */
+    private long recordedStreamTime() {
+        return started ? streamTime : Long.MIN_VALUE;
     }
 
     /**
@@ -545,47 +409,10 @@ public final class TaskProcessor implements AutoCloseable {
      * change under the copy. Events keep being processed meanwhile.
      */
     public CompletableFuture<TaskSnapshot> trySnapshot(Path target, long snapshotId, Executor io) {
-        if (durable == null) {
+        if (checkpoints == null) {
             throw new IllegalStateException("an in-memory task has no files to snapshot");
         }
-        if (!snapshotting.isDone() || durable.checkpointBegun() || durable.checkpointRunning()) {
-            return null;
-        }
-        checkpointDone();
-        if (!durable.hasCheckpoint()) {
-            beginCheckpoint();
-            continueSnapshot(durable.options().snapshotKeysPerEvent());
-            return null;
-        }
-        List<SnapshotWriter.SegmentLength> segments = new ArrayList<>();
-        try (Stream<Path> files = Files.list(disk.directory())) {
-            for (Path p : files.sorted().toList()) {
-                String name = p.getFileName().toString();
-                if (SegmentDescriptor.segmentId(name) >= 0) {
-                    try {
-                        segments.add(new SnapshotWriter.SegmentLength(name, Files.size(p)));
-                    } catch (java.nio.file.NoSuchFileException trimmed) {
-                        // trimmed in the background: the checkpoint no longer needs it
-                    }
-                }
-            }
-        } catch (IOException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        long offset = durableOffset;
-        Path reservoirDir = disk.directory();
-        DurableStateStore state = durable;
-        snapshotting = CompletableFuture.supplyAsync(
-                () -> SnapshotWriter.write(target, snapshotId, offset, reservoirDir, segments, state::checkpointTo), io);
-        return snapshotting;
-    }
-
-    private void awaitSnapshotWriter() {
-        try {
-            snapshotting.join();
-        } catch (CompletionException | CancellationException e) {
-            // its requester is told; the task goes on
-        }
+        return checkpoints.trySnapshot(target, snapshotId, io, nextOffset, nextSeq, recordedStreamTime());
     }
 
     /** One step of the backfills in progress (a node calls it when the task is idle); true while some remain. */
@@ -603,7 +430,21 @@ public final class TaskProcessor implements AutoCloseable {
 
     /** The durable state store of a durable task, or null (for stats). */
     public DurableStateStore durableState() {
-        return durable;
+        return checkpoints == null ? null : checkpoints.durable();
+    }
+
+    /** The on-disk reservoir of a durable task, or null (for its chunk statistics). */
+    public DiskReservoir diskReservoir() {
+        return checkpoints == null ? null : checkpoints.disk();
+    }
+
+    /**
+     * When the last checkpoint began (System.currentTimeMillis, after an event), or when the task
+     * was opened; 0 for an in-memory task. A harness reading it around {@link #process} learns which
+     * events paid for beginning a checkpoint.
+     */
+    public long lastCheckpointStartMs() {
+        return checkpoints == null ? 0 : checkpoints.lastCheckpointMs();
     }
 
     /** Keys held in memory, and keys moved to and loaded from the cold tier (for stats). */
@@ -625,7 +466,7 @@ public final class TaskProcessor implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (durable != null) {
+        if (checkpoints != null) {
             try {
                 checkpoint().join();
             } finally {
@@ -638,12 +479,14 @@ public final class TaskProcessor implements AutoCloseable {
 
     /** Closes without a final checkpoint: the next {@link #open} restores the last complete one. */
     public void abandon() {
-        awaitSnapshotWriter();
+        if (checkpoints != null) {
+            checkpoints.awaitSnapshotWriter();
+        }
         try {
             reservoir.close();
         } finally {
-            if (durable != null) {
-                durable.close();
+            if (checkpoints != null) {
+                checkpoints.durable().close();
             }
         }
     }

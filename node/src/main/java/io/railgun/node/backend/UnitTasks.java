@@ -1,12 +1,9 @@
 package io.railgun.node.backend;
 
-import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.node.assignment.CopyRole;
 import io.railgun.node.assignment.HeldCopy;
 import io.railgun.node.assignment.MemberAssignment;
-import io.railgun.node.assignment.TaskId;
 import io.railgun.node.catalog.Catalog;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +22,8 @@ import org.apache.kafka.common.TopicPartition;
  * active tasks, read by its group consumer; the replicas the group's plan gives it are read by its
  * {@link ReplicaReader}. Opens, moves (promotion, demotion: in place, the open task changes
  * consumer and reads on from its next offset) and closes tasks as Kafka's callbacks and the plan
- * say, and waits for tasks being copied from peers ({@link TaskRecoveries}).
+ * say, and waits for tasks being copied from peers ({@link TaskRecoveries}). The open tasks
+ * themselves, and opening and closing one, are in {@link OpenTasks}.
  *
  * <p>Kafka calls {@link #revoked} before the plan ({@link #planned}) and {@link #assigned} after it,
  * all from inside the unit's poll: a revoked task stays open until the plan is applied after the
@@ -41,11 +39,10 @@ final class UnitTasks {
     private final Consumer<byte[], byte[]> consumer;
     private final ReplicaReader replicas;
     private final TaskOpener opener;
-    private final StaleCopies stale;
     private final TaskRecoveries recoveries;
     private final UnitStats stats;
     /** Every task open here, active or replica. */
-    private final Map<TopicPartition, TaskRunner> runners = new HashMap<>();
+    private final OpenTasks tasks;
     /** The partitions Kafka assigns the unit (open, being copied, or of no known stream). */
     private final Set<TopicPartition> actives = new HashSet<>();
     private Set<TopicPartition> plannedReplicas = Set.of();
@@ -61,19 +58,19 @@ final class UnitTasks {
         this.consumer = consumer;
         this.replicas = replicas;
         this.opener = opener;
-        this.stale = stale;
         this.recoveries = recoveries;
         this.stats = stats;
+        this.tasks = new OpenTasks(index, catalog, replicas, opener, stale, stats);
     }
 
     /** The open task reading {@code tp} in this role, or null (moved in this poll, or of no known stream). */
     TaskRunner runner(TopicPartition tp, boolean active) {
-        TaskRunner t = runners.get(tp);
+        TaskRunner t = tasks.get(tp);
         return t != null && actives.contains(tp) == active ? t : null;
     }
 
     Collection<TaskRunner> all() {
-        return runners.values();
+        return tasks.all();
     }
 
     /** Whether replicas or copies from peers wait for the unit's rounds. */
@@ -89,8 +86,8 @@ final class UnitTasks {
     /** The copies the unit holds, as it advertises them to the task group (stale ones are added by the caller). */
     List<HeldCopy> held() {
         List<HeldCopy> held = new ArrayList<>();
-        for (TaskRunner t : runners.values()) {
-            held.add(new HeldCopy(taskId(t.partition), actives.contains(t.partition) ? CopyRole.ACTIVE : CopyRole.REPLICA,
+        for (TaskRunner t : tasks.all()) {
+            held.add(new HeldCopy(OpenTasks.taskId(t.partition), actives.contains(t.partition) ? CopyRole.ACTIVE : CopyRole.REPLICA,
                     t.durableOffset()));
         }
         return held;
@@ -110,16 +107,12 @@ final class UnitTasks {
                 generation, plan.actives().size(), plan.replicas());
     }
 
-    private static TaskId taskId(TopicPartition tp) {
-        return new TaskId(tp.topic(), tp.partition());
-    }
-
     void assigned(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
             if (!actives.add(tp)) {
                 continue;
             }
-            TaskRunner t = runners.get(tp);
+            TaskRunner t = tasks.get(tp);
             if (t != null) { // open here: a replica promoted in place, or an active revoked and given back
                 boolean wasReplica = replicas.reads(tp);
                 replicas.remove(tp);
@@ -155,18 +148,14 @@ final class UnitTasks {
             if (!actives.remove(tp)) {
                 continue;
             }
-            TaskRunner t = runners.get(tp);
+            TaskRunner t = tasks.get(tp);
             if (t != null && t.durableOffset() > 0 && opener.known(tp.topic())) {
                 offsets.put(tp, new OffsetAndMetadata(t.durableOffset()));
             }
         }
         reconcile = true;
-        if (commit && !offsets.isEmpty()) {
-            try {
-                consumer.commitSync(offsets, Duration.ofSeconds(5));
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "offsets of revoked tasks not committed: " + e);
-            }
+        if (commit) {
+            commitSync(offsets, "revoked");
         }
         if (!partitions.isEmpty()) {
             LOG.log(System.Logger.Level.INFO, "unit {0}: tasks {1} {2}; it now runs {3} active task(s)", index, partitions,
@@ -189,7 +178,7 @@ final class UnitTasks {
     }
 
     private void openActive(TopicPartition tp) {
-        TaskRunner t = open(tp);
+        TaskRunner t = tasks.open(tp);
         if (t == null) {
             consumer.pause(List.of(tp)); // unserved until its stream is known
             return;
@@ -201,30 +190,13 @@ final class UnitTasks {
     }
 
     private void openReplica(TopicPartition tp) {
-        TaskRunner t = open(tp);
+        TaskRunner t = tasks.open(tp);
         if (t != null) {
             replicas.add(tp, t.resumeOffset());
             t.replayFrom(t.resumeOffset(), replicas.endOffset(tp));
             LOG.log(System.Logger.Level.INFO, "unit {0}: replica of task {1} opened at offset {2}", index, tp,
                     t.resumeOffset());
         }
-    }
-
-    private TaskRunner open(TopicPartition tp) {
-        TaskRunner t;
-        try {
-            t = opener.open(tp, index);
-        } catch (RuntimeException e) {
-            // not run for now (retried when the plan or the catalog changes); the unit goes on with the others
-            LOG.log(System.Logger.Level.ERROR, "unit " + index + ": task " + tp + " could not be opened", e);
-            return null;
-        }
-        if (t != null) {
-            runners.put(tp, t);
-            stale.opened(taskId(tp));
-            stats.opens++;
-        }
-        return t;
     }
 
     /**
@@ -248,12 +220,12 @@ final class UnitTasks {
      */
     void replicasOutOfRange(Set<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
-            TaskRunner t = runners.get(tp);
+            TaskRunner t = tasks.get(tp);
             LOG.log(System.Logger.Level.ERROR, "unit {0}: replica of task {1} stopped: Kafka no longer holds its input"
                     + " from offset {2} (retention); it is not run here until a plan gives it a copy from a peer", index,
                     tp, t == null ? -1 : t.resumeOffset());
             if (!actives.contains(tp)) {
-                close(tp);
+                tasks.close(tp);
                 unreadable.add(tp);
             }
         }
@@ -270,7 +242,7 @@ final class UnitTasks {
     private void opened(TopicPartition tp) {
         if (actives.contains(tp)) {
             openActive(tp);
-        } else if (plannedReplicas.contains(tp) && !runners.containsKey(tp)) {
+        } else if (plannedReplicas.contains(tp) && !tasks.isOpen(tp)) {
             openReplica(tp);
         }
     }
@@ -282,7 +254,7 @@ final class UnitTasks {
         }
         reconcile = false;
         for (TopicPartition tp : actives) {
-            if (!runners.containsKey(tp) && !recoveries.running(tp) && opener.known(tp.topic())) {
+            if (!tasks.isOpen(tp) && !recoveries.running(tp) && opener.known(tp.topic())) {
                 openActive(tp); // unserved until its stream reached this node's catalog
             }
         }
@@ -290,7 +262,7 @@ final class UnitTasks {
             if (actives.contains(tp) || recoveries.running(tp) || unreadable.contains(tp) || !opener.known(tp.topic())) {
                 continue;
             }
-            TaskRunner t = runners.get(tp);
+            TaskRunner t = tasks.get(tp);
             if (t != null) {
                 if (!replicas.reads(tp)) { // an active revoked in the last poll
                     replicas.add(tp, t.resumeOffset());
@@ -302,32 +274,12 @@ final class UnitTasks {
                 openReplica(tp);
             }
         }
-        for (TopicPartition tp : new ArrayList<>(runners.keySet())) {
+        for (TopicPartition tp : tasks.partitions()) {
             if (!actives.contains(tp) && (!plannedReplicas.contains(tp) || !opener.known(tp.topic()))) {
-                close(tp);
+                tasks.close(tp);
             }
         }
         publishStats();
-    }
-
-    /** Closes the task with a final checkpoint; its files stay (a stale copy) unless its stream was deleted. */
-    private void close(TopicPartition tp) {
-        TaskRunner t = runners.remove(tp);
-        replicas.remove(tp);
-        if (t == null) {
-            return;
-        }
-        try {
-            t.close();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "task " + tp + " did not close cleanly", e);
-        }
-        if (!catalog.byGeneration().containsKey(t.generation)) {
-            deleteTree(t.directory);
-            stale.deleted(taskId(tp));
-        } else {
-            stale.closed(taskId(tp), t.durableOffset());
-        }
     }
 
     /** The unit unsubscribed: every task closes, nothing is planned any more. */
@@ -340,20 +292,28 @@ final class UnitTasks {
     /** Closes every task (final checkpoints); commits the active ones' offsets when {@code commit}. */
     void closeAll(boolean commit) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (TopicPartition tp : new ArrayList<>(runners.keySet())) {
-            TaskRunner t = runners.get(tp);
+        for (TopicPartition tp : tasks.partitions()) {
+            TaskRunner t = tasks.get(tp);
             boolean active = actives.contains(tp);
-            close(tp);
+            tasks.close(tp);
             if (active && opener.known(tp.topic())) {
                 offsets.put(tp, new OffsetAndMetadata(t.durableOffset()));
             }
         }
-        if (commit && !offsets.isEmpty()) {
-            try {
-                consumer.commitSync(offsets, Duration.ofSeconds(5));
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "offsets of closed tasks not committed: " + e);
-            }
+        if (commit) {
+            commitSync(offsets, "closed");
+        }
+    }
+
+    /** Commits now, waiting; a failure is only logged (the next commit, or the next owner's replay, covers it). */
+    private void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, String which) {
+        if (offsets.isEmpty()) {
+            return;
+        }
+        try {
+            consumer.commitSync(offsets, Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "offsets of " + which + " tasks not committed: " + e);
         }
     }
 
@@ -361,7 +321,7 @@ final class UnitTasks {
     void commitActives() {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (TopicPartition tp : actives) {
-            TaskRunner t = runners.get(tp);
+            TaskRunner t = tasks.get(tp);
             if (t != null && t.durableOffset() > 0 && opener.known(tp.topic())) { // a deleted stream's topics are going
                 offsets.put(tp, new OffsetAndMetadata(t.durableOffset()));
             }
@@ -379,23 +339,15 @@ final class UnitTasks {
     void publishStats() {
         List<TaskRunner> active = new ArrayList<>();
         List<TaskRunner> replica = new ArrayList<>();
-        for (TaskRunner t : runners.values()) {
+        for (TaskRunner t : tasks.all()) {
             (actives.contains(t.partition) ? active : replica).add(t);
         }
         int notRun = 0;
         for (TopicPartition tp : actives) {
-            if (!runners.containsKey(tp) && !recoveries.running(tp)) {
+            if (!tasks.isOpen(tp) && !recoveries.running(tp)) {
                 notRun++;
             }
         }
         stats.update(active, replica, consumer, replicas, recoveries.size(), notRun);
-    }
-
-    static void deleteTree(Path dir) {
-        try {
-            TaskSnapshot.deleteTree(dir);
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not delete " + dir + ": " + e);
-        }
     }
 }

@@ -3,21 +3,14 @@ package io.railgun.engine.reservoir.disk;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.ReservoirCursor;
-import io.railgun.engine.state.StateReader;
-import io.railgun.engine.state.StateWriter;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -67,75 +60,46 @@ import java.util.concurrent.ThreadFactory;
  * {@link ReservoirIoException}.
  */
 public final class DiskReservoir implements EventReservoir {
-    private static final System.Logger LOG = System.getLogger(DiskReservoir.class.getName());
-    /** Bytes of a checkpointed open-region event besides its row: timestamp, seq, length prefix. */
-    private static final int OPEN_ROW_OVERHEAD_BYTES = 8 + 8 + 4;
-
     private final DiskReservoirOptions options;
     private final SegmentFiles files;
     private final ChunkReader reader;
     private final SegmentWriter writer;
-    private final Executor readExecutor;
     private final List<ExecutorService> ownedExecutors;
     private final List<String> recoveryCuts;
 
     private final OpenRegion open = new OpenRegion();
     private final ChunkIndex index = new ChunkIndex();
     private final SegmentTable segments = new SegmentTable();
-    private final ChunkCache cache;
-    private final ConcurrentLinkedQueue<ChunkFetch> arrivals = new ConcurrentLinkedQueue<>();
-    private final List<DiskCursor> cursors = new ArrayList<>();
-
     private final PendingChunks pending = new PendingChunks();
-    private ChunkFetch[] inFlight = new ChunkFetch[16];
-    private int inFlightCount;
+    private final ChunkCache cache;
+    private final CursorReads reads;
+    private final ChunkSealer sealer;
+    private final SegmentTrimmer trimmer;
 
-    /** Position (global event index) right after the last closed chunk. */
-    private long closedCount;
     private long watermark = Long.MIN_VALUE;
-    private long persistedTs = Long.MIN_VALUE;
-    private long persistedSeq = -1;
-    private long persistedMaxSeq = -1;
-    // the last event of the last closed chunk, for checkpoints
-    private PersistedPosition closedPosition = PersistedPosition.NONE;
-    // files holding events at or after this position are kept (a checkpoint's cursors may need them)
-    private long trimLimit = Long.MAX_VALUE;
     private boolean closed;
-
-    private long chunkEntries;
-    private long hits;
-    private long misses;
-    private long prefetches;
-    private long stalls;
 
     private DiskReservoir(Path directory, DiskReservoirOptions options, Executor writeExecutor, Executor readExecutor,
                           List<ExecutorService> owned, PersistedPosition cutAfter) throws IOException {
         this.options = options;
         this.files = new SegmentFiles(directory);
         this.reader = new ChunkReader(files);
-        this.readExecutor = readExecutor;
         this.ownedExecutors = owned;
         this.cache = new ChunkCache(options.cacheMaxChunks(), options.cacheMaxBytes());
         SegmentRecovery.Result recovered = SegmentRecovery.recover(directory, cutAfter);
         this.recoveryCuts = List.copyOf(recovered.cuts());
-        for (SegmentRecovery.RecoveredChunk c : recovered.chunks()) {
-            long id = index.append(closedCount, c.firstTs(), c.lastTs(), c.firstSeq(), c.count());
-            index.setLocation(id, c.segmentId(), c.offset(), c.frameLength());
-            segments.chunkWritten(c.segmentId(), id, c.frameLength());
-            closedCount += c.count();
-            persistedTs = c.lastTs();
-            persistedSeq = c.lastSeq();
-            persistedMaxSeq = Math.max(persistedMaxSeq, c.maxSeq());
-        }
-        closedPosition = persistedPosition();
-        if (closedCount > 0) {
-            // nothing can be inserted before the last persisted event any more
-            watermark = persistedTs;
-            open.advanceWatermark(watermark);
-        }
         long next = recovered.lastSegmentId() + 1;
         this.writer = new SegmentWriter(files, options.segmentMaxBytes(), options.codec(), options.compressionLevel(),
                 writeExecutor, recovered.lastSegmentId(), recovered.lastSegmentSize(), next);
+        this.reads = new CursorReads(files, reader, readExecutor, index, cache, pending);
+        this.sealer = new ChunkSealer(files, options.chunkTargetBytes(), open, index, segments, pending, writer, reads);
+        this.trimmer = new SegmentTrimmer(index, segments, writer, cache);
+        sealer.recovered(recovered.chunks());
+        if (sealer.closedCount() > 0) {
+            // nothing can be inserted before the last persisted event any more
+            watermark = sealer.persistedPosition().timestamp();
+            open.advanceWatermark(watermark);
+        }
     }
 
     /**
@@ -160,21 +124,11 @@ public final class DiskReservoir implements EventReservoir {
      * Runs its own writer and reader threads, stopped by {@link #close()}.
      */
     public static DiskReservoir restore(Path directory, DiskReservoirOptions options, ReservoirCheckpoint checkpoint) {
-        String name = directory.getFileName() == null ? "reservoir" : directory.getFileName().toString();
-        ExecutorService w = Executors.newSingleThreadExecutor(daemon("reservoir-writer-" + name));
-        ExecutorService r = Executors.newSingleThreadExecutor(daemon("reservoir-reader-" + name));
-        DiskReservoir reservoir;
-        try {
-            reservoir = open(directory, options, w, r, List.of(w, r),
-                    checkpoint == null ? PersistedPosition.NONE : checkpoint.closed());
-        } catch (RuntimeException e) {
-            w.shutdownNow();
-            r.shutdownNow();
-            throw e;
-        }
-        reservoir.trimLimit = 0;
+        DiskReservoir reservoir = openWithOwnThreads(directory, options,
+                checkpoint == null ? PersistedPosition.NONE : checkpoint.closed());
+        reservoir.trimmer.allowTrimBelow(0);
         if (checkpoint != null) {
-            reservoir.restoreOpenRegion(checkpoint);
+            OpenRegionRows.restore(reservoir.open, checkpoint);
         }
         return reservoir;
     }
@@ -184,11 +138,16 @@ public final class DiskReservoir implements EventReservoir {
      * {@link #close()}. Convenient for one task; a node with many tasks should share executors.
      */
     public static DiskReservoir open(Path directory, DiskReservoirOptions options) {
+        return openWithOwnThreads(directory, options, null);
+    }
+
+    private static DiskReservoir openWithOwnThreads(Path directory, DiskReservoirOptions options,
+                                                    PersistedPosition cutAfter) {
         String name = directory.getFileName() == null ? "reservoir" : directory.getFileName().toString();
         ExecutorService w = Executors.newSingleThreadExecutor(daemon("reservoir-writer-" + name));
         ExecutorService r = Executors.newSingleThreadExecutor(daemon("reservoir-reader-" + name));
         try {
-            return open(directory, options, w, r, List.of(w, r), null);
+            return open(directory, options, w, r, List.of(w, r), cutAfter);
         } catch (RuntimeException e) {
             w.shutdownNow();
             r.shutdownNow();
@@ -235,31 +194,31 @@ public final class DiskReservoir implements EventReservoir {
     @Override
     public void advanceWatermark(long timestamp) {
         checkOpen();
-        drainWrites();
+        sealer.drainWrites();
         if (timestamp <= watermark) {
             return;
         }
         watermark = timestamp;
         open.advanceWatermark(timestamp);
         if (open.hasCompleteChunk(options.chunkTargetBytes())) {
-            closeChunks(false);
+            sealer.closeChunks(false);
         }
     }
 
     @Override
     public ReservoirCursor openCursor(long boundary) {
         checkOpen();
-        drainWrites();
-        drainArrivals();
+        sealer.drainWrites();
+        reads.drainArrivals();
         DiskCursor c = new DiskCursor(this, boundary);
         long id = index.firstIdWithLastAbove(boundary);
         if (id < index.nextId()) {
             c.position = index.startPos(id); // events of it at or below the boundary are skipped when read
-            lookAhead(c, id);
+            reads.lookAhead(c, id);
         } else {
-            c.position = closedCount + open.upperBound(boundary);
+            c.position = sealer.closedCount() + open.upperBound(boundary);
         }
-        cursors.add(c);
+        reads.add(c);
         return c;
     }
 
@@ -267,32 +226,15 @@ public final class DiskReservoir implements EventReservoir {
     @Override
     public void trim() {
         checkOpen();
-        drainWrites();
-        drainArrivals();
-        long min = Math.min(trimLimit, minCursorPosition());
-        boolean removed = false;
-        while (segments.size() > 1 && index.endPos(segments.firstLastChunkId()) <= min) {
-            index.removeThrough(segments.firstLastChunkId());
-            writer.delete(segments.firstId());
-            segments.removeFirst();
-            removed = true;
-        }
-        if (removed) {
-            cache.removeBelow(index.firstId());
-        }
-    }
-
-    private long minCursorPosition() {
-        long min = Long.MAX_VALUE;
-        for (int i = 0, n = cursors.size(); i < n; i++) {
-            min = Math.min(min, cursors.get(i).position);
-        }
-        return min;
+        sealer.drainWrites();
+        reads.drainArrivals();
+        trimmer.trim(reads.minCursorPosition());
     }
 
     /** Events held: in the files still kept, waiting for their write, and in the open region. */
     @Override
     public long size() {
+        long closedCount = sealer.closedCount();
         long firstPos = index.size() > 0 ? index.startPos(index.firstId()) : closedCount;
         return closedCount - firstPos + open.size();
     }
@@ -300,14 +242,7 @@ public final class DiskReservoir implements EventReservoir {
     /** Heap bytes of event data: open region, chunks waiting for their write, cache, cursors' chunks. */
     @Override
     public long memoryBytes() {
-        long bytes = open.memoryBytes() + pending.bytes() + cache.bytes();
-        for (int i = 0, n = cursors.size(); i < n; i++) {
-            Chunk c = cursors.get(i).chunk();
-            if (c != null && !cache.holds(c) && pending.get(c.id) == null) {
-                bytes += c.memoryBytes();
-            }
-        }
-        return bytes;
+        return open.memoryBytes() + pending.bytes() + cache.bytes() + reads.heldBytes();
     }
 
     /**
@@ -324,11 +259,11 @@ public final class DiskReservoir implements EventReservoir {
         try {
             writer.stop().join();
         } finally {
-            popWrittenChunks();
+            sealer.popWrittenChunks();
             files.closeAll();
             reader.close();
             cache.clear();
-            cursors.clear();
+            reads.clear();
             open.clear();
             for (ExecutorService e : ownedExecutors) {
                 e.shutdown();
@@ -348,8 +283,8 @@ public final class DiskReservoir implements EventReservoir {
      */
     public PersistedPosition flush() {
         checkOpen();
-        drainWrites();
-        closeChunks(true);
+        sealer.drainWrites();
+        sealer.closeChunks(true);
         try {
             writer.sync().join();
         } catch (CompletionException e) {
@@ -357,7 +292,7 @@ public final class DiskReservoir implements EventReservoir {
             throw new ReservoirIoException("reservoir " + files.directory() + ": flush failed: " + cause,
                     cause instanceof IOException io ? io : new IOException(cause));
         }
-        drainWrites();
+        sealer.drainWrites();
         return persistedPosition();
     }
 
@@ -370,18 +305,10 @@ public final class DiskReservoir implements EventReservoir {
      */
     public ReservoirCheckpoint checkpoint() {
         checkOpen();
-        drainWrites();
+        sealer.drainWrites();
         int n = open.size();
-        // presized (timestamp, seq, length prefix, row): the open region can hold megabytes, which a
-        // doubling buffer would allocate about three times over, as humongous arrays, every checkpoint
-        StateWriter rows = new StateWriter(Math.toIntExact(open.liveBytes() + OPEN_ROW_OVERHEAD_BYTES * (long) n));
-        EventRow row = new EventRow();
-        for (int i = 0; i < n; i++) {
-            open.wrap(row, i);
-            rows.putLong(open.timestamp(i)).putLong(open.seq(i)).putBytes(row.buffer(), row.offset(), row.length());
-        }
-        byte[] openRows = rows.toArray();
-        return new ReservoirCheckpoint(closedPosition, n, openRows, minCursorPosition(), writer.sync());
+        byte[] openRows = OpenRegionRows.encode(open);
+        return new ReservoirCheckpoint(sealer.closedPosition(), n, openRows, reads.minCursorPosition(), writer.sync());
     }
 
     /**
@@ -389,28 +316,12 @@ public final class DiskReservoir implements EventReservoir {
      * wholly before it may now be trimmed. Until the first call after {@link #restore}, none is.
      */
     public void allowTrimBelow(long position) {
-        trimLimit = position;
-    }
-
-    private void restoreOpenRegion(ReservoirCheckpoint checkpoint) {
-        StateReader in = new StateReader().reset(checkpoint.openRows(), 0, checkpoint.openRows().length);
-        EventRow row = new EventRow();
-        for (int i = 0; i < checkpoint.openCount(); i++) {
-            long ts = in.getLong();
-            long seq = in.getLong();
-            int len = in.getBytesLength();
-            row.wrap(in.buffer(), in.position() - len);
-            open.insert(ts, seq, row);
-        }
+        trimmer.allowTrimBelow(position);
     }
 
     /** The last event on disk (written, perhaps not yet synced: {@link #flush()} syncs). */
     public PersistedPosition persistedPosition() {
-        popWrittenChunks();
-        if (persistedSeq < 0 && persistedTs == Long.MIN_VALUE) {
-            return PersistedPosition.NONE;
-        }
-        return new PersistedPosition(persistedTs, persistedSeq, persistedMaxSeq);
+        return sealer.persistedPosition();
     }
 
     /** Timestamp below which no event may be inserted any more. */
@@ -420,11 +331,12 @@ public final class DiskReservoir implements EventReservoir {
 
     public ReservoirStats stats() {
         if (!closed) {
-            popWrittenChunks();
-            drainArrivals();
+            sealer.popWrittenChunks();
+            reads.drainArrivals();
         }
-        return new ReservoirStats(chunkEntries, hits, misses, prefetches, stalls, segments.totalBytes(), segments.size(),
-                cache.bytes(), cache.size(), pending.count(), pending.bytes(), open.size());
+        return new ReservoirStats(reads.chunkEntries(), reads.hits(), reads.misses(), reads.prefetches(), reads.stalls(),
+                segments.totalBytes(), segments.size(), cache.bytes(), cache.size(), pending.count(), pending.bytes(),
+                open.size());
     }
 
     public DiskReservoirOptions options() {
@@ -443,7 +355,7 @@ public final class DiskReservoir implements EventReservoir {
     // ---------------------------------------------------------------- for cursors (task's thread)
 
     long closedCount() {
-        return closedCount;
+        return sealer.closedCount();
     }
 
     OpenRegion openRegion() {
@@ -457,220 +369,17 @@ public final class DiskReservoir implements EventReservoir {
     /** A cursor enters chunk {@code id}: returns it (stalling when not in memory) and prefetches the next. */
     Chunk enter(DiskCursor cursor, long id) {
         checkOpen();
-        drainWrites();
-        drainArrivals();
-        release(cursor);
-        chunkEntries++;
-        Chunk c;
-        PendingChunk p = pending.get(id);
-        if (p != null) {
-            hits++;
-            c = p.chunk;
-        } else {
-            c = cache.get(id);
-            if (c != null) {
-                hits++;
-            } else {
-                misses++;
-                stalls++;
-                ChunkFetch f = removeInFlight(id);
-                if (f != null && !f.claim()) {
-                    c = f.await(); // a reader is on it: wait for that rather than read it twice
-                }
-                if (c == null) {
-                    c = readNow(id);
-                }
-                cache.put(c, 0); // the cursor holds it; cached unpinned for cursors close behind
-            }
-        }
-        lookAhead(cursor, id + 1);
-        return c;
+        sealer.drainWrites();
+        return reads.enter(cursor, id);
     }
 
     void removeCursor(DiskCursor c) {
-        release(c);
-        cursors.remove(c);
+        reads.remove(c);
     }
 
     void checkOpen() {
         if (closed) {
             throw new IllegalStateException("reservoir " + files.directory() + " is closed");
-        }
-    }
-
-    // ---------------------------------------------------------------- internals
-
-    private void closeChunks(boolean force) {
-        int target = options.chunkTargetBytes();
-        while (open.finalCount() > 0 && (force || open.hasCompleteChunk(target))) {
-            int n = open.nextChunkLength(target);
-            Chunk c = open.cut(index.nextId(), n);
-            index.append(closedCount, c.firstTimestamp(), c.lastTimestamp(), c.firstSeq(), c.count);
-            closedCount += n;
-            closedPosition = new PersistedPosition(c.lastTimestamp(), c.lastSeq(), Math.max(closedPosition.maxSeq(), c.maxSeq));
-            PendingChunk p = new PendingChunk(c);
-            pending.push(p);
-            writer.write(p);
-        }
-    }
-
-    /** Moves written chunks from pending to the index (the writer completes them in order). */
-    private void drainWrites() {
-        Throwable failure = writer.failure();
-        if (failure != null) {
-            throw new ReservoirIoException("reservoir " + files.directory() + ": background write failed: " + failure,
-                    failure instanceof IOException io ? io : new IOException(failure));
-        }
-        popWrittenChunks();
-    }
-
-    private void popWrittenChunks() {
-        while (pending.firstWritten()) {
-            popWritten();
-        }
-    }
-
-    private void popWritten() {
-        PendingChunk p = pending.pop();
-        Chunk c = p.chunk;
-        if (!index.contains(c.id)) {
-            return; // cannot happen: chunks are trimmed only once written
-        }
-        index.setLocation(c.id, p.segmentId, p.offset, p.frameLength);
-        segments.chunkWritten(p.segmentId, c.id, p.frameLength);
-        if (!keepForCursorsAhead(c) && !anyCursorIn(c)) {
-            open.pool.release(c); // written, not cached, no cursor in it: nothing reads it any more
-        }
-        persistedTs = c.lastTimestamp();
-        persistedSeq = c.lastSeq();
-        persistedMaxSeq = Math.max(persistedMaxSeq, c.maxSeq);
-    }
-
-    /**
-     * A chunk leaves memory once written, but cursors about to enter it (it is the next one they
-     * looked ahead to, or they stand inside it without having entered it yet, coming from the open
-     * region) would stall on it: it goes to the cache pinned by them instead.
-     */
-    private boolean anyCursorIn(Chunk c) {
-        for (int i = 0, n = cursors.size(); i < n; i++) {
-            if (cursors.get(i).chunk() == c) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Caches a written chunk for the cursors about to enter it; whether it did. */
-    private boolean keepForCursorsAhead(Chunk c) {
-        long start = index.startPos(c.id);
-        long end = start + c.count;
-        int pins = 0;
-        for (int i = 0, n = cursors.size(); i < n; i++) {
-            DiskCursor cursor = cursors.get(i);
-            if (cursor.pinned < 0 && cursor.chunk() == null && cursor.position >= start && cursor.position < end) {
-                cursor.pinned = c.id;
-            }
-            if (cursor.pinned == c.id) {
-                pins++;
-            }
-        }
-        if (pins > 0) {
-            cache.put(c, pins);
-        }
-        return pins > 0;
-    }
-
-    private int pinsOf(long id) {
-        int pins = 0;
-        for (int i = 0, n = cursors.size(); i < n; i++) {
-            if (cursors.get(i).pinned == id) {
-                pins++;
-            }
-        }
-        return pins;
-    }
-
-    private void release(DiskCursor cursor) {
-        if (cursor.pinned >= 0) {
-            cache.unpin(cursor.pinned);
-            cursor.pinned = -1;
-        }
-    }
-
-    /**
-     * The cursor will enter chunk {@code id} next: pins it in the cache (when it is there, or when
-     * it arrives or gets written) and starts an asynchronous read when it is in neither memory nor
-     * the cache.
-     */
-    private void lookAhead(DiskCursor cursor, long id) {
-        if (!index.contains(id)) {
-            return; // not closed yet: the cursor will read it in the open region or pending
-        }
-        cursor.pinned = id;
-        if (pending.get(id) != null) {
-            return; // in memory; cached with this pin if its write completes first
-        }
-        if (cache.get(id) != null) {
-            cache.pin(id);
-            hits++;
-            return;
-        }
-        for (int i = 0; i < inFlightCount; i++) {
-            if (inFlight[i].chunkId == id) {
-                return; // pinned when it arrives
-            }
-        }
-        misses++;
-        prefetches++;
-        ChunkFetch f = new ChunkFetch(id, reader, index.segment(id), index.offset(id), index.frameLength(id),
-                index.firstTimestamp(id), index.firstSeq(id), index.count(id), arrivals);
-        if (inFlightCount == inFlight.length) {
-            inFlight = Arrays.copyOf(inFlight, inFlight.length * 2);
-        }
-        inFlight[inFlightCount++] = f;
-        try {
-            readExecutor.execute(f);
-        } catch (RejectedExecutionException e) {
-            removeInFlight(id);
-        }
-    }
-
-    private void drainArrivals() {
-        ChunkFetch f;
-        while ((f = arrivals.poll()) != null) {
-            removeInFlight(f.chunkId);
-            Chunk c = f.chunk();
-            if (c != null) {
-                if (index.contains(c.id)) {
-                    cache.put(c, pinsOf(c.id));
-                }
-            } else {
-                // a cursor that needs the chunk reads it itself and reports a real failure
-                LOG.log(Level.DEBUG, "prefetch of chunk " + f.chunkId + " failed", f.failure());
-            }
-        }
-    }
-
-    /** Forgets the in-flight fetch of a chunk and returns it, or null. */
-    private ChunkFetch removeInFlight(long id) {
-        for (int i = 0; i < inFlightCount; i++) {
-            ChunkFetch f = inFlight[i];
-            if (f.chunkId == id) {
-                inFlight[i] = inFlight[--inFlightCount];
-                inFlight[inFlightCount] = null;
-                return f;
-            }
-        }
-        return null;
-    }
-
-    private Chunk readNow(long id) {
-        try {
-            return reader.read(id, index.segment(id), index.offset(id), index.frameLength(id), index.firstTimestamp(id),
-                    index.firstSeq(id), index.count(id));
-        } catch (IOException e) {
-            throw new ReservoirIoException("reservoir " + files.directory() + ": cannot read chunk " + id + " of segment "
-                    + index.segment(id) + ": " + e.getMessage(), e);
         }
     }
 

@@ -6,8 +6,11 @@
  * <p>Where things are: the file format and the codec measurements in
  * {@link io.railgun.engine.reservoir.disk.SegmentDescriptor}; events not yet final in
  * {@code OpenRegion}; the index from positions and timestamps to chunks in {@code ChunkIndex} and
- * {@code SegmentTable}; the background writer in {@code SegmentWriter}; prefetch in
- * {@code ChunkFetch} and the shared cache in {@code ChunkCache}; cursors in {@code DiskCursor};
+ * {@code SegmentTable}; sealing final events into chunks and following their writes in
+ * {@code ChunkSealer}; the background writer in {@code SegmentWriter}; cursors in
+ * {@code DiskCursor}, and the chunks they read (cache pins, prefetch in {@code ChunkFetch}, stalls)
+ * in {@code CursorReads} with the shared cache in {@code ChunkCache}; deleting passed files in
+ * {@code SegmentTrimmer}; the open region as a checkpoint keeps it in {@code OpenRegionRows};
  * open-time checks and cut-back in {@code SegmentRecovery}.
  *
  * <p>Threads: the task's thread owns every structure; the writer and reader executors only

@@ -1,0 +1,130 @@
+package io.railgun.engine.reservoir.disk;
+
+import java.io.IOException;
+
+/**
+ * Seals a {@link DiskReservoir}'s final events into chunks and follows their writes: cuts the
+ * front of the {@link OpenRegion} into closed chunks, indexes them, hands them to the background
+ * {@link SegmentWriter} (kept in {@link PendingChunks}, readable from memory, until written), and
+ * moves written ones to their place in the index and the {@link SegmentTable}, releasing those no
+ * cursor is about to read. Knows the positions a checkpoint or restart needs: the end of the last
+ * closed chunk ({@link #closedCount}, {@link #closedPosition}) and the last event on disk
+ * ({@link #persistedPosition}).
+ *
+ * <p>Task's thread only; the writer publishes a chunk's location through its {@link PendingChunk}.
+ */
+final class ChunkSealer {
+    private final SegmentFiles files;
+    private final int chunkTargetBytes;
+    private final OpenRegion open;
+    private final ChunkIndex index;
+    private final SegmentTable segments;
+    private final PendingChunks pending;
+    private final SegmentWriter writer;
+    private final CursorReads reads;
+
+    /** Position (global event index) right after the last closed chunk. */
+    private long closedCount;
+    private long persistedTs = Long.MIN_VALUE;
+    private long persistedSeq = -1;
+    private long persistedMaxSeq = -1;
+    // the last event of the last closed chunk, for checkpoints
+    private PersistedPosition closedPosition = PersistedPosition.NONE;
+
+    ChunkSealer(SegmentFiles files, int chunkTargetBytes, OpenRegion open, ChunkIndex index, SegmentTable segments,
+                PendingChunks pending, SegmentWriter writer, CursorReads reads) {
+        this.files = files;
+        this.chunkTargetBytes = chunkTargetBytes;
+        this.open = open;
+        this.index = index;
+        this.segments = segments;
+        this.pending = pending;
+        this.writer = writer;
+        this.reads = reads;
+    }
+
+    /** At open: the chunks recovery found on disk, in order, become the closed and persisted ones. */
+    void recovered(Iterable<SegmentRecovery.RecoveredChunk> chunks) {
+        for (SegmentRecovery.RecoveredChunk c : chunks) {
+            long id = index.append(closedCount, c.firstTs(), c.lastTs(), c.firstSeq(), c.count());
+            index.setLocation(id, c.segmentId(), c.offset(), c.frameLength());
+            segments.chunkWritten(c.segmentId(), id, c.frameLength());
+            closedCount += c.count();
+            persistedTs = c.lastTs();
+            persistedSeq = c.lastSeq();
+            persistedMaxSeq = Math.max(persistedMaxSeq, c.maxSeq());
+        }
+        closedPosition = persistedPosition();
+    }
+
+    /** Position (global event index) right after the last closed chunk. */
+    long closedCount() {
+        return closedCount;
+    }
+
+    /** The last event of the last closed chunk (written or not). */
+    PersistedPosition closedPosition() {
+        return closedPosition;
+    }
+
+    /** The last event on disk (written, perhaps not yet synced). */
+    PersistedPosition persistedPosition() {
+        popWrittenChunks();
+        if (persistedSeq < 0 && persistedTs == Long.MIN_VALUE) {
+            return PersistedPosition.NONE;
+        }
+        return new PersistedPosition(persistedTs, persistedSeq, persistedMaxSeq);
+    }
+
+    /** Cuts the final events into chunks of the target size, or all of them ({@code force}), and queues their writes. */
+    void closeChunks(boolean force) {
+        int target = chunkTargetBytes;
+        while (open.finalCount() > 0 && (force || open.hasCompleteChunk(target))) {
+            int n = open.nextChunkLength(target);
+            Chunk c = open.cut(index.nextId(), n);
+            index.append(closedCount, c.firstTimestamp(), c.lastTimestamp(), c.firstSeq(), c.count);
+            closedCount += n;
+            closedPosition = new PersistedPosition(c.lastTimestamp(), c.lastSeq(), Math.max(closedPosition.maxSeq(), c.maxSeq));
+            PendingChunk p = new PendingChunk(c);
+            pending.push(p);
+            writer.write(p);
+        }
+    }
+
+    /**
+     * Moves written chunks from pending to the index (the writer completes them in order).
+     *
+     * @throws ReservoirIoException when a background write failed
+     */
+    void drainWrites() {
+        Throwable failure = writer.failure();
+        if (failure != null) {
+            throw new ReservoirIoException("reservoir " + files.directory() + ": background write failed: " + failure,
+                    failure instanceof IOException io ? io : new IOException(failure));
+        }
+        popWrittenChunks();
+    }
+
+    /** Moves written chunks from pending to the index, without checking for a failed write. */
+    void popWrittenChunks() {
+        while (pending.firstWritten()) {
+            popWritten();
+        }
+    }
+
+    private void popWritten() {
+        PendingChunk p = pending.pop();
+        Chunk c = p.chunk;
+        if (!index.contains(c.id)) {
+            return; // cannot happen: chunks are trimmed only once written
+        }
+        index.setLocation(c.id, p.segmentId, p.offset, p.frameLength);
+        segments.chunkWritten(p.segmentId, c.id, p.frameLength);
+        if (!reads.keepWritten(c)) {
+            open.pool.release(c); // written, not cached, no cursor in it: nothing reads it any more
+        }
+        persistedTs = c.lastTimestamp();
+        persistedSeq = c.lastSeq();
+        persistedMaxSeq = Math.max(persistedMaxSeq, c.maxSeq);
+    }
+}
