@@ -11,28 +11,27 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * On demand (not in {@code ./verify}): a durable task with few hot keys (100 for 500 cards), small
+ * A durable task with few hot keys (100 for 500 cards), small
  * write buffers, a checkpoint every 20 ms and a task snapshot taken on a slow writer every 3,000
  * events, so keys move between the hot tier, the write buffers and RocksDB while checkpoints wait;
  * every reply's unbounded count per card is compared with brute force. It found a lost update (a
- * count one short, in the JVM's first test) in 5 of 17 runs on trees with this day's engine changes
- * and none in 10 on the code before them: docs/benchmarks.md, "Incremental checkpoints: tried, taken
- * out; a lost update under stress".
+ * count one short, in the JVM's first test, about one run in four under load): the checkpoint
+ * writer's and the task's lookups in one {@code ByteKeyIndex} raced (docs/benchmarks.md, "A lost
+ * update under stress: found and fixed"; {@code ByteKeyIndexConcurrentReadTest} is the quick check).
  *
+ * <p>{@code ./verify} runs 3 seeds; more on demand:
  * <pre>./mvnw -o -pl engine verify -Dtest=LostUpdateStressTest -Dstress.seeds=100 [-Dstress.seed=N]</pre>
  */
 @Tag("stress")
-@EnabledIfSystemProperty(named = "stress.seeds", matches = "\\d+")
 class LostUpdateStressTest {
     static java.util.stream.IntStream seeds() {
         int only = Integer.getInteger("stress.seed", 0);
-        return only > 0 ? java.util.stream.IntStream.generate(() -> only).limit(Integer.getInteger("stress.seeds", 100))
-                : java.util.stream.IntStream.rangeClosed(1, Integer.getInteger("stress.seeds", 100));
+        return only > 0 ? java.util.stream.IntStream.generate(() -> only).limit(Integer.getInteger("stress.seeds", 3))
+                : java.util.stream.IntStream.rangeClosed(1, Integer.getInteger("stress.seeds", 3));
     }
 
     @ParameterizedTest
