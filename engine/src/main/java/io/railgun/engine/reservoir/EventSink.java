@@ -8,5 +8,8 @@ import io.railgun.engine.event.EventRow;
  */
 @FunctionalInterface
 public interface EventSink {
+    /** A sink that takes no event: for cursors that only keep events in the reservoir. */
+    EventSink NONE = (timestamp, seq, row) -> {};
+
     void accept(long timestamp, long seq, EventRow row);
 }

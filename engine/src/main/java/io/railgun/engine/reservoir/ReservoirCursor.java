@@ -15,6 +15,16 @@ public interface ReservoirCursor {
      */
     void advanceTo(long newBoundary, EventSink sink);
 
+    /**
+     * Moves the boundary forward to {@code newBoundary} (no-op when not ahead) without handing the
+     * events passed to anyone: for a cursor that only keeps events in the reservoir (a retention or
+     * dedup-horizon boundary). A reservoir may pass stored events without reading them; a later
+     * {@link #advanceTo} still hands only the events after the boundary.
+     */
+    default void skipTo(long newBoundary) {
+        advanceTo(newBoundary, EventSink.NONE);
+    }
+
     /** Detaches the cursor: the reservoir no longer keeps events for it. */
     void close();
 }

@@ -77,7 +77,6 @@ final class DedupIds implements AutoCloseable {
     private final EventSink forget = this::forget;
     private final EventSink spill = this::spill;
     private final EventSink place = this::place;
-    private final EventSink pass = (timestamp, seq, row) -> {};
 
     DedupIds(EventReservoir reservoir, int idField, boolean stringId, String idName, ColdKeys cold, long dedupHotMs) {
         this.reservoir = reservoir;
@@ -125,7 +124,11 @@ final class DedupIds implements AutoCloseable {
         if (spillCursor != null) {
             spillCursor.advanceTo(boundary(hotHorizonMs), spill);
         }
-        forgetCursor.advanceTo(boundary(horizonMs), forget);
+        if (coldActive) {
+            forgetCursor.advanceTo(boundary(horizonMs), forget);
+        } else {
+            forgetCursor.skipTo(boundary(horizonMs)); // it only keeps the horizon's events: no need to read them
+        }
         hot.expireBefore(hotBoundary());
     }
 
@@ -167,7 +170,7 @@ final class DedupIds implements AutoCloseable {
             forgetCursor.close();
             forgetCursor = reservoir.openCursor(forgetBoundary);
         } else {
-            forgetCursor.advanceTo(forgetBoundary, pass); // place deleted what it passes
+            forgetCursor.skipTo(forgetBoundary); // place deleted what it passes
         }
         if (coldActive) {
             spillCursor = reservoir.openCursor(spillBoundary);

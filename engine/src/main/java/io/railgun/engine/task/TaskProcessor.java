@@ -5,7 +5,6 @@ import io.railgun.engine.event.EventTime;
 import io.railgun.engine.plan.MetricDefinition;
 import io.railgun.engine.plan.TaskPlan;
 import io.railgun.engine.reservoir.EventReservoir;
-import io.railgun.engine.reservoir.EventSink;
 import io.railgun.engine.reservoir.InMemoryReservoir;
 import io.railgun.engine.reservoir.ReservoirCursor;
 import io.railgun.engine.reservoir.disk.DiskReservoir;
@@ -61,7 +60,6 @@ public final class TaskProcessor implements AutoCloseable {
     private final DedupIds ids;
     // holds the stream's retention of history (for backfill); null when retention is 0
     private ReservoirCursor retentionCursor;
-    private final EventSink keep = (timestamp, seq, row) -> {};
     private long dedupHorizonMs;
 
     private long streamTime = Long.MIN_VALUE;
@@ -296,7 +294,7 @@ public final class TaskProcessor implements AutoCloseable {
             plan.advance(ts);
             ids.advance(ts);
             if (retentionCursor != null) {
-                retentionCursor.advanceTo(WindowBounds.minus(WindowBounds.minus(ts, stream.retentionMs()), 1), keep);
+                retentionCursor.skipTo(WindowBounds.minus(WindowBounds.minus(ts, stream.retentionMs()), 1));
             }
             reservoir.trim();
         } else {

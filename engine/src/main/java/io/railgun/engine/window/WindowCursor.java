@@ -61,7 +61,7 @@ public final class WindowCursor implements EventSink {
 
     /** Moves the boundary to {@code boundary} without delivering the events it passes. */
     public void skipTo(long boundary) {
-        cursor.advanceTo(boundary, (timestamp, seq, row) -> {});
+        cursor.skipTo(boundary);
     }
 
     /** Delivers an event just inserted at or behind this cursor's boundary. */

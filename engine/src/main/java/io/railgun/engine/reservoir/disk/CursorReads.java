@@ -186,7 +186,8 @@ final class CursorReads {
         return pins;
     }
 
-    private void release(DiskCursor cursor) {
+    /** Unpins the chunk {@code cursor} looked ahead to, if any. */
+    void release(DiskCursor cursor) {
         if (cursor.pinned >= 0) {
             cache.unpin(cursor.pinned);
             cursor.pinned = -1;

@@ -93,6 +93,39 @@ final class DiskCursor implements ReservoirCursor {
         }
     }
 
+    /**
+     * Moves the boundary without reading: the closed chunks whose last event is at or below it are
+     * passed by their index entries, never entered (so never read, decoded or prefetched); the
+     * position stops at the first chunk that ends above the boundary, or at the open region, and
+     * lags the boundary there, which the class comment allows.
+     */
+    @Override
+    public void skipTo(long newBoundary) {
+        if (newBoundary <= boundary) {
+            return;
+        }
+        reservoir.checkOpen();
+        boundary = newBoundary;
+        if (chunk != null) {
+            // entered by an earlier advanceTo: pass what is left of it only when all of it is passed
+            if (chunk.timestamps[chunk.count - 1] > newBoundary) {
+                return;
+            }
+            position = chunkStart + chunk.count;
+            chunk = null;
+        }
+        reservoir.releasePin(this); // it enters no chunk: the one it looked ahead to may leave the cache
+        ChunkIndex index = reservoir.index();
+        long closedEnd = reservoir.closedCount();
+        while (position < closedEnd) {
+            long id = idAt(index, position);
+            if (index.lastTimestamp(id) > newBoundary) {
+                return;
+            }
+            position = index.endPos(id);
+        }
+    }
+
     /** Id of the closed chunk holding {@code pos}: usually the last one looked up or the next, else a binary search. */
     private long idAt(ChunkIndex index, long pos) {
         long id = lastId;

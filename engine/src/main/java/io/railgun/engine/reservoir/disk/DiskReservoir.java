@@ -373,6 +373,11 @@ public final class DiskReservoir implements EventReservoir {
         return reads.enter(cursor, id);
     }
 
+    /** Unpins the chunk a cursor looked ahead to, if any (it skips: see {@link DiskCursor#skipTo}). */
+    void releasePin(DiskCursor c) {
+        reads.release(c);
+    }
+
     void removeCursor(DiskCursor c) {
         reads.remove(c);
     }

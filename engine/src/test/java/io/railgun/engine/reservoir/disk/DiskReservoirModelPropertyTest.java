@@ -28,7 +28,8 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * Model-based test: random operations (inserts moving forward with gaps and some late ones,
- * watermark steps, cursors opened at random boundaries and advanced, trims, flushes, and restarts
+ * watermark steps, cursors opened at random boundaries, advanced and skipped forward (a skip passes
+ * chunks without reading them: what the cursor delivers after it must not change), trims, flushes, and restarts
  * from the directory) run against the {@link DiskReservoir} and the {@link InMemoryReservoir} side
  * by side; every cursor must deliver the same (timestamp, seq, row bytes) sequence. Chunks and
  * files are tiny so they roll constantly, and the cache is smaller than the cursors so prefetched
@@ -53,6 +54,8 @@ class DiskReservoirModelPropertyTest {
     record Open(int behind) implements Op {}
 
     record Advance(int pick, int step) implements Op {}
+
+    record Skip(int pick, int step) implements Op {}
 
     record CloseCursor(int pick) implements Op {}
 
@@ -110,6 +113,8 @@ class DiskReservoirModelPropertyTest {
         Arbitrary<Op> open = Arbitraries.integers().between(-5, 1500).map(Open::new);
         Arbitrary<Op> advance = Combinators.combine(Arbitraries.integers().between(0, 99), Arbitraries.integers().between(0, 60))
                 .as(Advance::new).map(Op.class::cast);
+        Arbitrary<Op> skip = Combinators.combine(Arbitraries.integers().between(0, 99), Arbitraries.integers().between(0, 200))
+                .as(Skip::new).map(Op.class::cast);
         Arbitrary<Op> close = Arbitraries.integers().between(0, 99).map(CloseCursor::new);
         Arbitrary<Op> trim = Arbitraries.integers().between(0, 9).map(i -> new Trim(i == 0));
         Arbitrary<Op> flush = Arbitraries.just(new Flush());
@@ -119,6 +124,7 @@ class DiskReservoirModelPropertyTest {
                         Tuple.of(10, watermark),
                         Tuple.of(6, open),
                         Tuple.of(25, advance),
+                        Tuple.of(8, skip),
                         Tuple.of(2, close),
                         Tuple.of(6, trim),
                         Tuple.of(1, flush),
@@ -177,6 +183,15 @@ class DiskReservoirModelPropertyTest {
                     if (!cursors.isEmpty()) {
                         ReservoirCursor[] pair = cursors.get(a.pick() % cursors.size());
                         advance(pair, pair[1].boundary() + a.step());
+                    }
+                }
+                case Skip k -> {
+                    if (!cursors.isEmpty()) {
+                        ReservoirCursor[] pair = cursors.get(k.pick() % cursors.size());
+                        long boundary = pair[1].boundary() + k.step();
+                        pair[0].skipTo(boundary);
+                        pair[1].skipTo(boundary);
+                        assertThat(pair[0].boundary()).isEqualTo(pair[1].boundary());
                     }
                 }
                 case CloseCursor c -> {
