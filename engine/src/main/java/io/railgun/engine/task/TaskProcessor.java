@@ -27,7 +27,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>For each event: a step of any backfill in progress; its admission by {@link EventAdmission}
  * (DUPLICATE, DROPPED_LATE, or COUNTED: stored in the reservoir, delivered to the windows, stream
- * time advanced); the reply, carrying every metric of the task for
+ * time advanced); the reply assembled by {@link TaskReplies}, carrying every metric of the task for
  * the event's keys at the new stream time; then, for a durable task, a checkpoint step. Nothing on
  * this path allocates in steady state.
  *
@@ -48,7 +48,7 @@ public final class TaskProcessor implements AutoCloseable {
     private final TaskPlan plan;
     private final DedupIds ids;
     private final EventAdmission admission;
-    private final Reply reply = new Reply();
+    private final TaskReplies replies;
     private long nextOffset;
 
     private final TaskStatements statements = new TaskStatements();
@@ -75,6 +75,7 @@ public final class TaskProcessor implements AutoCloseable {
                 durableStore == null ? null : durableStore.dedupIds(),
                 durableStore == null ? 0 : durableStore.options().dedupHotMs());
         this.admission = new EventAdmission(stream, options, reservoir, plan, ids);
+        this.replies = new TaskReplies(plan);
         this.checkpoints = durable == null ? null
                 : new TaskCheckpoints(durable, disk, plan, ids, statements, checkpointIntervalMs);
         admission.updateHorizon();
@@ -116,7 +117,7 @@ public final class TaskProcessor implements AutoCloseable {
         checkpoints.restored(nextOffset);
         // the statements first: the dedup horizon the admission restores depends on their windows
         statements.restore(record.statements(), admission.stream(), plan, record.streamTime());
-        reply.layout(plan.names(), plan.types());
+        replies.layout();
         admission.restore(record.nextSeq(), record.streamTime());
     }
 
@@ -146,7 +147,7 @@ public final class TaskProcessor implements AutoCloseable {
             plan.add(metrics, nextSeq, admission.recordedStreamTime());
         }
         statements.added(metrics, nextSeq, backfill);
-        reply.layout(plan.names(), plan.types());
+        replies.layout();
         admission.updateHorizon();
         if (checkpoints != null) {
             checkpoint().join();
@@ -158,7 +159,7 @@ public final class TaskProcessor implements AutoCloseable {
         finishSnapshot();
         statements.removed(name);
         boolean removed = plan.remove(name);
-        reply.layout(plan.names(), plan.types());
+        replies.layout();
         admission.updateHorizon();
         if (checkpoints != null && removed) {
             checkpoint().join();
@@ -194,7 +195,7 @@ public final class TaskProcessor implements AutoCloseable {
             stepBackfill();
         }
         ReplyStatus status = admission.admit(row);
-        Reply r = replyWith(status, admission.timestamp(), admission.seq(), row);
+        Reply r = replies.of(status, admission.timestamp(), admission.seq(), admission.streamTime(), row);
         nextOffset = offset + 1; // after it: an event rejected by an exception is not skipped
         if (checkpoints != null) {
             checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.recordedStreamTime());
@@ -240,19 +241,7 @@ public final class TaskProcessor implements AutoCloseable {
      * @throws IllegalStateException    while the metric is being backfilled
      */
     public Object read(String metric, EventRow keyRow) {
-        long streamTime = admission.streamTime();
-        int index = plan.indexOf(metric);
-        if (index < 0) {
-            double progress = plan.backfillProgress(metric, streamTime);
-            if (progress >= 0) {
-                throw new IllegalStateException("metric '" + metric + "' is being backfilled (" + (int) (progress * 100)
-                        + "% done); it can be read once the backfill completes");
-            }
-            throw new IllegalArgumentException("no metric '" + metric + "' on this task");
-        }
-        reply.reset(ReplyStatus.COUNTED, streamTime, streamTime);
-        plan.evaluate(keyRow, -1, reply);
-        return reply.value(index);
+        return replies.read(metric, keyRow, admission.streamTime());
     }
 
     /** The largest timestamp counted, or Long.MIN_VALUE before the first event. */
@@ -342,7 +331,7 @@ public final class TaskProcessor implements AutoCloseable {
     /** One step of the backfills in progress (a node calls it when the task is idle); true while some remain. */
     public boolean stepBackfill() {
         if (plan.backfilling() && plan.stepBackfill(admission.recordedStreamTime())) {
-            reply.layout(plan.names(), plan.types());
+            replies.layout();
         }
         return plan.backfilling();
     }
@@ -413,11 +402,5 @@ public final class TaskProcessor implements AutoCloseable {
                 checkpoints.durable().close();
             }
         }
-    }
-
-    private Reply replyWith(ReplyStatus status, long ts, long seq, EventRow row) {
-        reply.reset(status, ts, admission.streamTime());
-        plan.evaluate(row, seq, reply);
-        return reply;
     }
 }
