@@ -64,9 +64,12 @@ public final class TaskProcessor implements AutoCloseable {
         this(stream, options, reservoir, stateStore, null, null, 0);
     }
 
-    /** With {@code durable} (and {@code disk}, the same reservoir) a durable task, checkpointed by {@link TaskCheckpoints}. */
-    private TaskProcessor(StreamDefinition stream, TaskOptions options, EventReservoir reservoir, StateStore stateStore,
-                          DurableStateStore durable, DiskReservoir disk, long checkpointIntervalMs) {
+    /**
+     * With {@code durable} (and {@code disk}, the same reservoir) a durable task, checkpointed by
+     * {@link TaskCheckpoints}; {@link DurableTaskOpener} builds it over the files it opened.
+     */
+    TaskProcessor(StreamDefinition stream, TaskOptions options, EventReservoir reservoir, StateStore stateStore,
+                  DurableStateStore durable, DiskReservoir disk, long checkpointIntervalMs) {
         this.reservoir = reservoir;
         this.plan = new TaskPlan(stream.schema(), reservoir, stateStore);
         Field id = stream.schema().field(stream.eventIdField());
@@ -89,30 +92,11 @@ public final class TaskProcessor implements AutoCloseable {
      * @throws IllegalStateException when a checkpointed statement no longer binds to {@code stream}
      */
     public static TaskProcessor open(StreamDefinition stream, TaskOptions options, TaskStorage storage) {
-        DurableStateStore state = DurableStateStore.open(storage.directory().resolve("state"), storage.state());
-        try {
-            byte[] bytes = state.checkpointRecord();
-            CheckpointRecord record = bytes == null ? null : CheckpointRecord.decode(bytes);
-            DiskReservoir reservoir = DiskReservoir.restore(storage.directory().resolve("reservoir"), storage.reservoir(),
-                    record == null ? null : record.reservoir());
-            TaskProcessor task = new TaskProcessor(stream, options, reservoir, state, state, reservoir,
-                    storage.checkpointIntervalMs());
-            if (record != null) {
-                try {
-                    task.restore(record);
-                } catch (RuntimeException e) {
-                    reservoir.close();
-                    throw e;
-                }
-            }
-            return task;
-        } catch (RuntimeException e) {
-            state.close();
-            throw e;
-        }
+        return DurableTaskOpener.open(stream, options, storage);
     }
 
-    private void restore(CheckpointRecord record) {
+    /** Restores a checkpoint into a task just built over its files (by {@link DurableTaskOpener}). */
+    void restore(CheckpointRecord record) {
         nextOffset = record.nextOffset();
         checkpoints.restored(nextOffset);
         // the statements first: the dedup horizon the admission restores depends on their windows
