@@ -8,7 +8,6 @@ import io.railgun.node.broker.BrokerCredentials;
 import io.railgun.node.broker.EmbeddedBroker;
 import io.railgun.node.catalog.Catalog;
 import io.railgun.node.catalog.ControlLog;
-import io.railgun.node.cluster.ClusterEvents;
 import io.railgun.node.cluster.ClusterPublisher;
 import io.railgun.node.cluster.ClusterTopic;
 import io.railgun.node.cluster.ClusterView;
@@ -288,11 +287,6 @@ public final class Node implements AutoCloseable {
     /** The Kafka bootstrap servers the node uses (the embedded broker's when it runs one). */
     public String bootstrapServers() {
         return bootstrap;
-    }
-
-    /** Where task movements are counted: promotions, recoveries, bytes copied from peers. */
-    public ClusterEvents clusterEvents() {
-        return distribution;
     }
 
     /** The front-end (for in-process callers and tests). */

@@ -6,17 +6,14 @@ import io.railgun.engine.plan.MetricDefinition;
 import io.railgun.engine.plan.TaskPlan;
 import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.InMemoryReservoir;
-import io.railgun.engine.reservoir.ReservoirCursor;
 import io.railgun.engine.reservoir.disk.DiskReservoir;
 import io.railgun.engine.snapshot.TaskSnapshot;
 import io.railgun.engine.schema.Field;
 import io.railgun.engine.schema.FieldType;
-import io.railgun.engine.schema.LateEventPolicy;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.engine.state.InMemoryStateStore;
 import io.railgun.engine.state.StateStore;
 import io.railgun.engine.state.durable.DurableStateStore;
-import io.railgun.engine.window.WindowBounds;
 import java.nio.file.Path;
 import java.util.concurrent.Executor;
 import java.util.List;
@@ -25,17 +22,14 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Computes all metrics of one task — one (stream partitioner, partition) — for every event it
  * receives (paper §4.1): deduplication by event id, lateness, stream time, the event reservoir, the
- * task plan and the reply. Exact semantics in SPEC §5 and in {@code docs/semantics.md}.
+ * task plan and the reply. Exact semantics in SPEC §5 and in {@code docs/semantics.md}. The task's
+ * public face: it holds the input offset and orders the work of the parts that do each job.
  *
- * <p>For each event: (1) an id counted within the {@link DedupHorizon} makes it a DUPLICATE; (2) an
- * event more than {@code lateness} behind stream time is dropped, or rewritten to
- * {@code T - lateness}; (3) otherwise it is counted: it gets the next seq, is stored in the
- * reservoir at its timestamp, delivered at once to the windows whose edges it is behind, and the
- * stream time advances, moving every window edge. The reply carries every metric of the task for
- * the event's keys at the new stream time. Nothing on this path allocates in steady state.
- *
- * <p>The reservoir keeps an event while any cursor still needs it: a window's tail, the dedup
- * horizon, or the stream's retention ({@link StreamDefinition#retentionMs()}).
+ * <p>For each event: a step of any backfill in progress; its admission by {@link EventAdmission}
+ * (DUPLICATE, DROPPED_LATE, or COUNTED: stored in the reservoir, delivered to the windows, stream
+ * time advanced); the reply assembled by {@link TaskReplies}, carrying every metric of the task for
+ * the event's keys at the new stream time; then, for a durable task, a checkpoint step. Nothing on
+ * this path allocates in steady state.
  *
  * <p><b>Durability</b> ({@link #open}): the reservoir on disk, the key states in a
  * {@link DurableStateStore}, checkpointed by {@link TaskCheckpoints} after events, and the
@@ -50,21 +44,11 @@ import java.util.concurrent.CompletableFuture;
  * <p>Single-threaded: one processor unit's thread owns a task; no method may be called concurrently.
  */
 public final class TaskProcessor implements AutoCloseable {
-    private StreamDefinition stream;
-    private final TaskOptions options;
     private final EventReservoir reservoir;
     private final TaskPlan plan;
-    private final Reply reply = new Reply();
-    private final int timestampField;
-
     private final DedupIds ids;
-    // holds the stream's retention of history (for backfill); null when retention is 0
-    private ReservoirCursor retentionCursor;
-    private long dedupHorizonMs;
-
-    private long streamTime = Long.MIN_VALUE;
-    private boolean started;
-    private long nextSeq;
+    private final EventAdmission admission;
+    private final TaskReplies replies;
     private long nextOffset;
 
     private final TaskStatements statements = new TaskStatements();
@@ -80,23 +64,24 @@ public final class TaskProcessor implements AutoCloseable {
         this(stream, options, reservoir, stateStore, null, null, 0);
     }
 
-    /** With {@code durable} (and {@code disk}, the same reservoir) a durable task, checkpointed by {@link TaskCheckpoints}. */
-    private TaskProcessor(StreamDefinition stream, TaskOptions options, EventReservoir reservoir, StateStore stateStore,
-                          DurableStateStore durable, DiskReservoir disk, long checkpointIntervalMs) {
-        this.stream = stream;
-        this.options = options;
+    /**
+     * With {@code durable} (and {@code disk}, the same reservoir) a durable task, checkpointed by
+     * {@link TaskCheckpoints}; {@link DurableTaskOpener} builds it over the files it opened.
+     */
+    TaskProcessor(StreamDefinition stream, TaskOptions options, EventReservoir reservoir, StateStore stateStore,
+                  DurableStateStore durable, DiskReservoir disk, long checkpointIntervalMs) {
         this.reservoir = reservoir;
         this.plan = new TaskPlan(stream.schema(), reservoir, stateStore);
         Field id = stream.schema().field(stream.eventIdField());
-        this.timestampField = stream.timestampField() == null ? -1 : stream.schema().field(stream.timestampField()).index();
         DurableStateStore durableStore = stateStore instanceof DurableStateStore d ? d : null;
         this.ids = new DedupIds(reservoir, id.index(), id.type() == FieldType.STRING, stream.eventIdField(),
                 durableStore == null ? null : durableStore.dedupIds(),
                 durableStore == null ? 0 : durableStore.options().dedupHotMs());
-        this.retentionCursor = stream.retentionMs() > 0 ? reservoir.openCursor(Long.MIN_VALUE) : null;
+        this.admission = new EventAdmission(stream, options, reservoir, plan, ids);
+        this.replies = new TaskReplies(plan);
         this.checkpoints = durable == null ? null
                 : new TaskCheckpoints(durable, disk, plan, ids, statements, checkpointIntervalMs);
-        updateHorizon();
+        admission.updateHorizon();
     }
 
     /**
@@ -107,48 +92,17 @@ public final class TaskProcessor implements AutoCloseable {
      * @throws IllegalStateException when a checkpointed statement no longer binds to {@code stream}
      */
     public static TaskProcessor open(StreamDefinition stream, TaskOptions options, TaskStorage storage) {
-        DurableStateStore state = DurableStateStore.open(storage.directory().resolve("state"), storage.state());
-        try {
-            byte[] bytes = state.checkpointRecord();
-            CheckpointRecord record = bytes == null ? null : CheckpointRecord.decode(bytes);
-            DiskReservoir reservoir = DiskReservoir.restore(storage.directory().resolve("reservoir"), storage.reservoir(),
-                    record == null ? null : record.reservoir());
-            TaskProcessor task = new TaskProcessor(stream, options, reservoir, state, state, reservoir,
-                    storage.checkpointIntervalMs());
-            if (record != null) {
-                try {
-                    task.restore(record);
-                } catch (RuntimeException e) {
-                    reservoir.close();
-                    throw e;
-                }
-            }
-            return task;
-        } catch (RuntimeException e) {
-            state.close();
-            throw e;
-        }
+        return DurableTaskOpener.open(stream, options, storage);
     }
 
-    private void restore(CheckpointRecord record) {
+    /** Restores a checkpoint into a task just built over its files (by {@link DurableTaskOpener}). */
+    void restore(CheckpointRecord record) {
         nextOffset = record.nextOffset();
         checkpoints.restored(nextOffset);
-        nextSeq = record.nextSeq();
-        started = record.streamTime() != Long.MIN_VALUE;
-        streamTime = record.streamTime();
-        statements.restore(record.statements(), stream, plan, streamTime);
-        reply.layout(plan.names(), plan.types());
-        if (started) {
-            reservoir.advanceWatermark(WindowBounds.minus(streamTime, stream.latenessMs()));
-        }
-        dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
-        // the ids of the events the checkpoint's cold tier does not hold are read back from the reservoir
-        ids.restore(started ? streamTime : Long.MIN_VALUE, dedupHorizonMs, stream.latenessMs());
-        if (retentionCursor != null) {
-            retentionCursor.close();
-            retentionCursor = reservoir.openCursor(started
-                    ? WindowBounds.minus(WindowBounds.minus(streamTime, stream.retentionMs()), 1) : Long.MIN_VALUE);
-        }
+        // the statements first: the dedup horizon the admission restores depends on their windows
+        statements.restore(record.statements(), admission.stream(), plan, record.streamTime());
+        replies.layout();
+        admission.restore(record.nextSeq(), record.streamTime());
     }
 
     /** The input offset to replay from after {@link #open}: the first event the checkpoint does not reflect. */
@@ -170,15 +124,15 @@ public final class TaskProcessor implements AutoCloseable {
      */
     public void addMetrics(List<MetricDefinition> metrics, boolean backfill) {
         finishSnapshot();
+        long nextSeq = admission.nextSeq();
         if (backfill) {
-            plan.addBackfilled(metrics, nextSeq, started ? streamTime : Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE,
-                    false);
+            plan.addBackfilled(metrics, nextSeq, admission.recordedStreamTime(), Long.MIN_VALUE, Long.MIN_VALUE, false);
         } else {
-            plan.add(metrics, nextSeq, started ? streamTime : Long.MIN_VALUE);
+            plan.add(metrics, nextSeq, admission.recordedStreamTime());
         }
         statements.added(metrics, nextSeq, backfill);
-        reply.layout(plan.names(), plan.types());
-        updateHorizon();
+        replies.layout();
+        admission.updateHorizon();
         if (checkpoints != null) {
             checkpoint().join();
         }
@@ -189,8 +143,8 @@ public final class TaskProcessor implements AutoCloseable {
         finishSnapshot();
         statements.removed(name);
         boolean removed = plan.remove(name);
-        reply.layout(plan.names(), plan.types());
-        updateHorizon();
+        replies.layout();
+        admission.updateHorizon();
         if (checkpoints != null && removed) {
             checkpoint().join();
         }
@@ -199,7 +153,7 @@ public final class TaskProcessor implements AutoCloseable {
 
     /** Adopts a compatible schema change (fields appended); existing field slots are unchanged. */
     public void updateStream(StreamDefinition newDefinition) {
-        this.stream = newDefinition;
+        admission.updateStream(newDefinition);
         plan.updateSchema(newDefinition.schema());
     }
 
@@ -224,10 +178,11 @@ public final class TaskProcessor implements AutoCloseable {
         if (plan.backfilling()) {
             stepBackfill();
         }
-        Reply r = processEvent(row);
+        ReplyStatus status = admission.admit(row);
+        Reply r = replies.of(status, admission.timestamp(), admission.seq(), admission.streamTime(), row);
         nextOffset = offset + 1; // after it: an event rejected by an exception is not skipped
         if (checkpoints != null) {
-            checkpoints.maybeCheckpoint(nextOffset, nextSeq, recordedStreamTime());
+            checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.recordedStreamTime());
         }
         return r;
     }
@@ -250,7 +205,7 @@ public final class TaskProcessor implements AutoCloseable {
         stepBackfill();
         if (checkpoints != null) {
             checkpoints.checkClockNext();
-            checkpoints.maybeCheckpoint(nextOffset, nextSeq, recordedStreamTime());
+            checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.recordedStreamTime());
         }
     }
 
@@ -262,47 +217,6 @@ public final class TaskProcessor implements AutoCloseable {
         return checkpoints == null ? 0 : checkpoints.durableOffset();
     }
 
-    private Reply processEvent(EventRow row) {
-        long ts;
-        if (timestampField >= 0) {
-            if (row.isNull(timestampField)) {
-                throw new IllegalArgumentException("the timestamp field '" + stream.timestampField() + "' is null");
-            }
-            ts = row.getLong(timestampField);
-            if (!EventTime.accepted(ts)) {
-                throw new EventTime.TimestampOutOfRangeException(stream.timestampField(), ts);
-            }
-        } else {
-            ts = options.clock().millis();
-        }
-        if (!ids.isNew(row)) {
-            return replyWith(ReplyStatus.DUPLICATE, ts, -1, row);
-        }
-        if (started && ts < WindowBounds.minus(streamTime, stream.latenessMs())) {
-            if (stream.lateEvents() == LateEventPolicy.DROP) {
-                return replyWith(ReplyStatus.DROPPED_LATE, ts, -1, row); // not counted: its id is not remembered
-            }
-            ts = WindowBounds.minus(streamTime, stream.latenessMs());
-        }
-        ids.remember(ts); // H >= lateness: live at once, and in the hot tier
-        long seq = nextSeq++;
-        reservoir.insert(ts, seq, row);
-        if (!started || ts > streamTime) {
-            started = true;
-            streamTime = ts;
-            reservoir.advanceWatermark(WindowBounds.minus(ts, stream.latenessMs()));
-            plan.advance(ts);
-            ids.advance(ts);
-            if (retentionCursor != null) {
-                retentionCursor.skipTo(WindowBounds.minus(WindowBounds.minus(ts, stream.retentionMs()), 1));
-            }
-            reservoir.trim();
-        } else {
-            plan.inserted(ts, seq, row);
-        }
-        return replyWith(ReplyStatus.COUNTED, ts, seq, row);
-    }
-
     /**
      * The current value of a metric for the key in {@code keyRow}'s group-by fields, boxed (see
      * {@link Reply#value}); a point read that does not change anything.
@@ -311,32 +225,21 @@ public final class TaskProcessor implements AutoCloseable {
      * @throws IllegalStateException    while the metric is being backfilled
      */
     public Object read(String metric, EventRow keyRow) {
-        int index = plan.indexOf(metric);
-        if (index < 0) {
-            double progress = plan.backfillProgress(metric, streamTime);
-            if (progress >= 0) {
-                throw new IllegalStateException("metric '" + metric + "' is being backfilled (" + (int) (progress * 100)
-                        + "% done); it can be read once the backfill completes");
-            }
-            throw new IllegalArgumentException("no metric '" + metric + "' on this task");
-        }
-        reply.reset(ReplyStatus.COUNTED, streamTime, streamTime);
-        plan.evaluate(keyRow, -1, reply);
-        return reply.value(index);
+        return replies.read(metric, keyRow, admission.streamTime());
     }
 
     /** The largest timestamp counted, or Long.MIN_VALUE before the first event. */
     public long streamTime() {
-        return streamTime;
+        return admission.streamTime();
     }
 
     public boolean hasStreamTime() {
-        return started;
+        return admission.started();
     }
 
     /** The dedup horizon in force. */
     public long dedupHorizonMs() {
-        return dedupHorizonMs;
+        return admission.dedupHorizonMs();
     }
 
     /** Metric names in reply order. */
@@ -378,7 +281,7 @@ public final class TaskProcessor implements AutoCloseable {
         if (checkpoints == null) {
             return CompletableFuture.completedFuture(null);
         }
-        return checkpoints.checkpoint(nextOffset, nextSeq, recordedStreamTime());
+        return checkpoints.checkpoint(nextOffset, admission.nextSeq(), admission.recordedStreamTime());
     }
 
     /** Completes the checkpoint being taken, if any (before the plan changes). */
@@ -386,11 +289,6 @@ public final class TaskProcessor implements AutoCloseable {
         if (checkpoints != null) {
             checkpoints.finishSnapshot();
         }
-    }
-
-    /** The stream time as a checkpoint records it: Long.MIN_VALUE before the first event. */
-    private long recordedStreamTime() {
-        return started ? streamTime : Long.MIN_VALUE;
     }
 
     /**
@@ -410,20 +308,21 @@ public final class TaskProcessor implements AutoCloseable {
         if (checkpoints == null) {
             throw new IllegalStateException("an in-memory task has no files to snapshot");
         }
-        return checkpoints.trySnapshot(target, snapshotId, io, nextOffset, nextSeq, recordedStreamTime());
+        return checkpoints.trySnapshot(target, snapshotId, io, nextOffset, admission.nextSeq(),
+                admission.recordedStreamTime());
     }
 
     /** One step of the backfills in progress (a node calls it when the task is idle); true while some remain. */
     public boolean stepBackfill() {
-        if (plan.backfilling() && plan.stepBackfill(started ? streamTime : Long.MIN_VALUE)) {
-            reply.layout(plan.names(), plan.types());
+        if (plan.backfilling() && plan.stepBackfill(admission.recordedStreamTime())) {
+            replies.layout();
         }
         return plan.backfilling();
     }
 
     /** Progress of a metric's backfill in [0, 1); 1 once it is in replies; -1 when no such metric. */
     public double backfillProgress(String metric) {
-        return plan.backfillProgress(metric, streamTime);
+        return plan.backfillProgress(metric, admission.streamTime());
     }
 
     /** The durable state store of a durable task, or null (for stats). */
@@ -486,26 +385,6 @@ public final class TaskProcessor implements AutoCloseable {
             if (checkpoints != null) {
                 checkpoints.durable().close();
             }
-        }
-    }
-
-    private Reply replyWith(ReplyStatus status, long ts, long seq, EventRow row) {
-        reply.reset(status, ts, streamTime);
-        plan.evaluate(row, seq, reply);
-        return reply;
-    }
-
-    /**
-     * Recomputes the dedup horizon after metrics changed. A shorter one forgets ids at once; a
-     * longer one remembers again the ids of the events the reservoir still holds within it (all of
-     * them when the stream's retention covers the new horizon), so an event re-sent within the
-     * horizon is a duplicate whatever the horizon was when its original was counted.
-     */
-    private void updateHorizon() {
-        dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
-        ids.setHorizon(dedupHorizonMs, stream.latenessMs());
-        if (started) {
-            reservoir.trim();
         }
     }
 }

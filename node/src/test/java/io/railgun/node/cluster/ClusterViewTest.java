@@ -48,9 +48,12 @@ class ClusterViewTest {
                     put(a.uri(), "/v1/streams/pay", """
                             {"fields": {"id": "string", "card": "string"}, "eventId": "id", "partitioners": ["card"],
                              "partitions": 4}""");
+                    // a unit's consumer knows a partition's lag only once it has a position and the end offset
+                    // there (from its first fetches), so right after the assignment an active copy's lag is null:
+                    // wait for the view that has them all
                     JsonNode viewA = await(a.uri(), v -> v.path("nodes").size() == 2 && activesOn(v).size() == 4
                             && activesOn(v).containsValue("node-a") && activesOn(v).containsValue("node-b")
-                            && replicasOn(v).size() == 4);
+                            && replicasOn(v).size() == 4 && activeLagsKnown(v));
                     assertThat(viewA.path("nodes").findValuesAsText("id")).containsExactly("node-a", "node-b");
                     assertThat(viewA.at("/nodes/1/url").asText()).isEqualTo(b.uri().toString());
                     for (JsonNode n : viewA.path("nodes")) {
@@ -92,6 +95,16 @@ class ClusterViewTest {
             }
         }
         return m;
+    }
+
+    /** Whether every task's active copy reports its lag (null until its consumer knows it). */
+    static boolean activeLagsKnown(JsonNode view) {
+        for (JsonNode t : view.path("tasks")) {
+            if (!t.at("/active/lag").isIntegralNumber()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** task -> node of its (first) replica. */
