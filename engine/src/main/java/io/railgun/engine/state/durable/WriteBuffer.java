@@ -108,7 +108,9 @@ final class WriteBuffer {
     }
 
     boolean dropped(byte[] key, int offset, int length) {
-        for (byte[] p : droppedPrefixes) {
+        // indexed, not for-each: a cold load asks every buffer, and an iterator per ask was garbage per event
+        for (int i = 0, n = droppedPrefixes.size(); i < n; i++) {
+            byte[] p = droppedPrefixes.get(i);
             if (length >= p.length && Arrays.equals(key, offset, offset + p.length, p, 0, p.length)) {
                 return true;
             }
