@@ -79,6 +79,21 @@ public final class ByteKeyIndex {
         garbageBytes = 0;
     }
 
+    /**
+     * Makes room for {@code expectedKeys} keys at once (buckets and slots; the key arena still grows
+     * as keys come): one allocation of the size expected instead of a chain of doublings, which
+     * allocate twice the final size. Does nothing when there is room already.
+     */
+    public void reserve(int expectedKeys) {
+        long buckets = Long.highestOneBit(Math.max(16, expectedKeys * 100L / MAX_LOAD_PERCENT) - 1) << 1;
+        if (buckets > mask + 1L && buckets <= 1 << 28) {
+            rehash((int) buckets);
+        }
+        if (keys.length < expectedKeys) {
+            keys = Arrays.copyOf(keys, expectedKeys);
+        }
+    }
+
     /** Number of keys present. */
     public int size() {
         return size;

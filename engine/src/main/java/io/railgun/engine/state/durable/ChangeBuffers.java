@@ -183,8 +183,8 @@ final class ChangeBuffers {
     }
 
     /** Sets the changes so far aside as the checkpoint's; later ones go to the spare buffer. */
-    void begin(long expectedCopyBytes) {
-        copies.reserve(expectedCopyBytes);
+    void begin(long expectedCopyBytes, int expectedCopies) {
+        copies.reserve(expectedCopyBytes, expectedCopies);
         snapshot = current;
         current = spare;
         spare = null;

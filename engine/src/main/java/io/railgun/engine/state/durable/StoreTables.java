@@ -88,6 +88,15 @@ final class StoreTables {
         return bytes + bytes / 4;
     }
 
+    /** How many keys this checkpoint's copies may hold: every hot key now, and a quarter more. */
+    int expectedCopies() {
+        long keys = 0;
+        for (StoreTable t : tables.values()) {
+            keys += t.size();
+        }
+        return (int) Math.min(1 << 28, keys + keys / 4);
+    }
+
     boolean sizingStale() {
         return sizing.stale();
     }
