@@ -183,8 +183,8 @@ final class ChangeBuffers {
     }
 
     /** Sets the changes so far aside as the checkpoint's; later ones go to the spare buffer. */
-    void begin(long expectedCopyBytes, int expectedCopies) {
-        copies.reserve(expectedCopyBytes, expectedCopies);
+    void begin(long expectedCopyBytes, int expectedCopies, long expectedCopyKeyBytes) {
+        copies.reserve(expectedCopyBytes, expectedCopies, expectedCopyKeyBytes);
         snapshot = current;
         current = spare;
         spare = null;

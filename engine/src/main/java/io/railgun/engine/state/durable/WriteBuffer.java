@@ -76,21 +76,21 @@ final class WriteBuffer {
     }
 
     /**
-     * Grows the arena to hold {@code bytes} of values, and the index {@code entries} entries, at once
-     * when it is less than half that: one
+     * Grows the arena to hold {@code bytes} of values, and the index {@code entries} entries of
+     * {@code keyBytes} in all, at once when it is less than half that: one
      * allocation of the size expected instead of a chain of doublings (which allocate twice the
      * final size). Not when it is merely smaller: the estimate moves a little from one checkpoint
      * to the next, and growing to each new estimate copied the whole arena every checkpoint (E1:
      * 67 B/event allocated instead of 22); a put past the arena still doubles it.
      */
-    void reserve(long bytes, int entries) {
+    void reserve(long bytes, int entries, long keyBytes) {
         long target = Math.min(Integer.MAX_VALUE - 8, bytes);
         if (target > 2L * arena.length) {
             arena = Arrays.copyOf(arena, (int) target);
         }
         // the index and the entries' arrays likewise (E1: 550k keys a checkpoint, ~100 MB of doublings)
         if (entries > 2L * valueOffsets.length) {
-            keys.reserve(entries);
+            keys.reserve(entries, keyBytes);
             valueOffsets = Arrays.copyOf(valueOffsets, entries);
             valueLengths = Arrays.copyOf(valueLengths, entries);
             patches = Arrays.copyOf(patches, entries);
