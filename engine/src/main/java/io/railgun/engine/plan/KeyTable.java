@@ -4,7 +4,6 @@ import io.railgun.engine.aggregate.Aggregator;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.state.KeyedState;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
