@@ -17,7 +17,8 @@ import io.railgun.engine.task.Reply;
  * <p>{@link #arrive} and {@link #expire} are each called exactly once per event of the window that
  * passes the filter, so the cost per event does not depend on the window's length. Every event is
  * expired after it arrived, and expiries come in (timestamp, seq) order. {@code record} is the state
- * array and {@code base} the index of the key's record in it ({@code slot * stride}).
+ * array holding the key's record (one page of the key table's records, so not the same array for
+ * every slot: never keep it) and {@code base} the index of the key's record in it.
  *
  * <p>Owned by one task's thread.
  */

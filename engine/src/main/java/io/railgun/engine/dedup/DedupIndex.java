@@ -9,8 +9,9 @@ import java.util.Arrays;
  * kept in <b>arrival order</b>, because they expire in about that order: forgetting them walks a
  * log sequentially instead of probing a hash table once per expired id.
  *
- * <p><b>Layout.</b> A log of entries numbered by arrival (a ring: the counted timestamp, the offset
- * and length of the id's bytes in a ring of bytes); entries {@code [head, tail)} are held. A
+ * <p><b>Layout.</b> A log of entries numbered by arrival ({@link ArrivalLog}, a ring of pages: the
+ * counted timestamp, the offset and length of the id's bytes in a ring of bytes); entries
+ * {@code [head, tail)} are held. A
  * linear-probing hash table of longs points into it: {@code (fingerprint << 32) | entry low 32
  * bits}, 0 empty. An id is <i>live</i> while its entry is held and its timestamp is at or after the
  * boundary; {@link #expireBefore} moves the boundary and drops entries from the head while they are
@@ -27,8 +28,9 @@ import java.util.Arrays;
  * {@link #contains} refused); {@code tail - head < 2^30}; every table slot that points to a held
  * entry is reachable from its id's hash without crossing an empty slot.
  *
- * <p>Allocation: none per event in steady state; the arrays double when the held entries outgrow
- * them (and are reused, same size, when the table is rebuilt).
+ * <p>Allocation: none per event in steady state; the log takes a page more when the held entries
+ * outgrow its pages, the byte ring and the table double (the table is reused, same size, when
+ * rebuilt).
  *
  * <p>Single-threaded: owned by the task's thread.
  */
@@ -36,10 +38,7 @@ public final class DedupIndex {
     private static final long LOW32 = 0xFFFF_FFFFL;
     private static final long REBUILD_EVERY = 1L << 30;
 
-    private long[] logTs;
-    private long[] logOffset; // absolute offset of the id's bytes in the byte ring
-    private int[] logLength;
-    private int logMask;
+    private final ArrivalLog log = new ArrivalLog(); // offsets: absolute, in the byte ring
     private long head;
     private long tail;
 
@@ -62,10 +61,6 @@ public final class DedupIndex {
     /** An index sized for about {@code expected} ids before it grows. */
     public DedupIndex(int expected) {
         int n = Integer.highestOneBit(Math.max(16, expected - 1) * 2);
-        logTs = new long[n];
-        logOffset = new long[n];
-        logLength = new int[n];
-        logMask = n - 1;
         bytes = new byte[n * 16];
         bytesMask = bytes.length - 1;
         table = new long[n * 2];
@@ -95,15 +90,9 @@ public final class DedupIndex {
      * checked that it is not live ({@link #contains}).
      */
     public void add(byte[] id, int offset, int length, long timestamp) {
-        if (tail - head == logTs.length) {
-            growLog();
-        }
         long start = reserveBytes(length);
         System.arraycopy(id, offset, bytes, (int) (start & bytesMask), length);
-        int at = (int) (tail & logMask);
-        logTs[at] = timestamp;
-        logOffset[at] = start;
-        logLength[at] = length;
+        log.append(head, tail, timestamp, start, length);
         long e = tail++;
         if (head == e) {
             bytesHead = start;
@@ -120,10 +109,10 @@ public final class DedupIndex {
      */
     public void expireBefore(long boundary) {
         this.boundary = boundary;
-        while (head < tail && logTs[(int) (head & logMask)] < boundary) {
+        while (head < tail && log.timestamp(head) < boundary) {
             head++;
         }
-        bytesHead = head < tail ? logOffset[(int) (head & logMask)] : bytesTail;
+        bytesHead = head < tail ? log.offset(head) : bytesTail;
     }
 
     /** The boundary in force: ids counted before it are forgotten. */
@@ -138,7 +127,7 @@ public final class DedupIndex {
 
     /** Heap bytes of the index's arrays. */
     public long memoryBytes() {
-        return logTs.length * 20L + bytes.length + table.length * 8L;
+        return log.memoryBytes() + bytes.length + table.length * 8L;
     }
 
     /** Forgets every id. */
@@ -151,15 +140,14 @@ public final class DedupIndex {
     }
 
     private boolean isLive(long e) {
-        return logTs[(int) (e & logMask)] >= boundary;
+        return log.timestamp(e) >= boundary;
     }
 
     private boolean sameId(long e, byte[] id, int offset, int length) {
-        int at = (int) (e & logMask);
-        if (logLength[at] != length) {
+        if (log.length(e) != length) {
             return false;
         }
-        int from = (int) (logOffset[at] & bytesMask);
+        int from = (int) (log.offset(e) & bytesMask);
         return Arrays.equals(bytes, from, from + length, id, offset, offset + length);
     }
 
@@ -211,29 +199,10 @@ public final class DedupIndex {
         rebuiltAt = tail;
         for (long e = head; e < tail; e++) {
             if (isLive(e)) {
-                int at = (int) (e & logMask);
-                int from = (int) (logOffset[at] & bytesMask);
-                place(ByteKeyIndex.hash(bytes, from, logLength[at]), e);
+                int from = (int) (log.offset(e) & bytesMask);
+                place(ByteKeyIndex.hash(bytes, from, log.length(e)), e);
             }
         }
-    }
-
-    private void growLog() {
-        int n = logTs.length * 2;
-        long[] ts = new long[n];
-        long[] off = new long[n];
-        int[] len = new int[n];
-        for (long e = head; e < tail; e++) {
-            int from = (int) (e & logMask);
-            int to = (int) (e & (n - 1));
-            ts[to] = logTs[from];
-            off[to] = logOffset[from];
-            len[to] = logLength[from];
-        }
-        logTs = ts;
-        logOffset = off;
-        logLength = len;
-        logMask = n - 1;
     }
 
     /**
@@ -263,9 +232,8 @@ public final class DedupIndex {
         byte[] grown = new byte[n];
         // absolute offsets stay; an id contiguous in the old ring is contiguous in one twice as large
         for (long e = head; e < tail; e++) {
-            int at = (int) (e & logMask);
-            long o = logOffset[at];
-            System.arraycopy(bytes, (int) (o & bytesMask), grown, (int) (o & (n - 1)), logLength[at]);
+            long o = log.offset(e);
+            System.arraycopy(bytes, (int) (o & bytesMask), grown, (int) (o & (n - 1)), log.length(e));
         }
         bytes = grown;
         bytesMask = n - 1;

@@ -180,8 +180,8 @@ final class GroupByNode {
 
     void arrive(long timestamp, long seq, EventRow row) {
         int slot = table.hold(row, seq, changeBit);
-        long[] r = table.records();
-        int base = slot * table.stride() + segment;
+        long[] r = table.page(slot);
+        int base = table.base(slot) + segment;
         r[base]++;
         for (Aggregator a : dispatch) {
             a.arrive(r, base, slot, timestamp, seq, row);
@@ -193,8 +193,8 @@ final class GroupByNode {
         if (slot < 0) {
             throw new IllegalStateException("expired an event whose key is not in the window (node " + name + ")");
         }
-        long[] r = table.records();
-        int base = slot * table.stride() + segment;
+        long[] r = table.page(slot);
+        int base = table.base(slot) + segment;
         for (Aggregator a : dispatch) {
             a.expire(r, base, slot, timestamp, seq, row);
         }
@@ -215,6 +215,7 @@ final class GroupByNode {
     /** Writes aggregator {@code a}'s value for {@code slot} (-1: none of the key's events anywhere). */
     void write(Aggregator a, int slot, Reply reply, int index) {
         // a key held only by other nodes has an all-zero segment here: the empty state
-        a.write(table.records(), slot < 0 ? 0 : slot * table.stride() + segment, slot, reply, index);
+        // (slot -1: aggregators read nothing; they get page 0, possibly empty, as before the records were paged)
+        a.write(table.page(Math.max(slot, 0)), slot < 0 ? 0 : table.base(slot) + segment, slot, reply, index);
     }
 }

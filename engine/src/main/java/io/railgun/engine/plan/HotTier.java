@@ -79,10 +79,10 @@ final class HotTier {
         loads++;
         int slot = table.insertHot(key, len);
         storedBytes[slot] = in.remaining();
-        int parts = codec.read(table.records(), table.stride(), slot, in);
+        int parts = codec.read(table.records(), slot, in);
         flags[slot] = (byte) (codec.lastReadSkipped() ? DURABLE | WHOLE : DURABLE);
         patches[slot] = (byte) Math.min(MAX_PATCHES, parts - 1);
-        if (table.records()[slot * table.stride() + KeyTable.HOLDERS] == 0 && !insert) {
+        if (table.holders(slot) == 0 && !insert) {
             table.release(slot); // only state of deleted metrics: the key is gone, and its copy too
             return -1;
         }
@@ -122,13 +122,11 @@ final class HotTier {
 
     /** Moves one key out of memory: the clock hand's first key not used since it last came by. */
     private void evictOne() {
-        long[] records = table.records();
-        int stride = table.stride();
         int slots = flags.length;
         int victim;
         while (true) {
             clockHand = clockHand + 1 >= slots ? 0 : clockHand + 1;
-            if (records[clockHand * stride + KeyTable.HOLDERS] == 0) {
+            if (table.holders(clockHand) == 0) {
                 continue; // a free slot
             }
             if ((flags[clockHand] & REFERENCED) != 0) {
@@ -157,10 +155,8 @@ final class HotTier {
      */
     void beginSnapshot() {
         reportKeyBytes();
-        long[] records = table.records();
-        int stride = table.stride();
         for (int s = 0; s < flags.length; s++) {
-            if ((flags[s] & DIRTY) != 0 && records[s * stride + KeyTable.HOLDERS] > 0) {
+            if ((flags[s] & DIRTY) != 0 && table.holders(s) > 0) {
                 flags[s] = (byte) ((flags[s] & ~DIRTY) | SNAPSHOT);
             }
         }
@@ -208,16 +204,15 @@ final class HotTier {
      * Its changes are then stored.
      */
     private StateWriter serialise(int slot) {
-        long[] records = table.records();
-        int stride = table.stride();
+        KeyRecords records = table.records();
         int keyLength = keys.keyLength(slot);
         out.clear();
-        codec.write(records, stride, slot, true, 0, keyLength, out);
+        codec.write(records, slot, true, 0, keyLength, out);
         StateWriter value = out;
         if ((flags[slot] & (DURABLE | WHOLE)) == DURABLE && patches[slot] < MAX_PATCHES
                 && (changed[slot] & allNodes) != allNodes) {
             patchOut.clear();
-            codec.write(records, stride, slot, false, changed[slot], keyLength, patchOut);
+            codec.write(records, slot, false, changed[slot], keyLength, patchOut);
             if (2 * patchOut.length() <= out.length() && storedBytes[slot] + patchOut.length() <= 2 * out.length()) {
                 value = patchOut;
             }

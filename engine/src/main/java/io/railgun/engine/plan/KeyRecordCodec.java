@@ -53,8 +53,9 @@ final class KeyRecordCodec {
      * Appends a part for the key at {@code slot} to {@code out}: whole, or a patch of the nodes
      * whose change bit ({@link GroupByNode#changeBit()}) is in {@code changed}.
      */
-    void write(long[] records, int stride, int slot, boolean whole, int changed, int keyLength, StateWriter out) {
-        int base = slot * stride;
+    void write(KeyRecords table, int slot, boolean whole, int changed, int keyLength, StateWriter out) {
+        long[] records = table.page(slot);
+        int base = table.base(slot);
         int start = out.length();
         out.putInt(VERSION << 8 | (whole ? WHOLE : PATCH));
         int countAt = out.reserveInt();
@@ -97,8 +98,9 @@ final class KeyRecordCodec {
      *
      * @throws IllegalStateException for a part of another format version, or corrupt state
      */
-    int read(long[] records, int stride, int slot, StateReader from) {
-        int base = slot * stride;
+    int read(KeyRecords table, int slot, StateReader from) {
+        long[] records = table.page(slot);
+        int base = table.base(slot);
         int parts = 0;
         skipped = false;
         while (from.hasRemaining()) {

@@ -4,7 +4,6 @@ import io.railgun.engine.aggregate.Aggregator;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.state.KeyedState;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -38,11 +37,10 @@ final class KeyTable {
     private final KeyEncoder encoder;
     private final KeyedState keys;
     private final List<GroupByNode> nodes = new ArrayList<>();
-    private long[] records = new long[0];
-    private int stride = HEADER;
+    private KeyRecords records = new KeyRecords(HEADER);
     private final SlotHints hints = new SlotHints();
     private long lastEpoch;
-    private int slots;
+    private int slots; // the per-slot arrays' length (hot tier, aggregators); records are allocated by page
     // Lookups memoised by event seq: the last one, and the newest event's (the one being processed:
     // it arrives at several nodes and is evaluated for the reply after the tails looked up older
     // events, which replace the last one)
@@ -64,12 +62,27 @@ final class KeyTable {
         return name;
     }
 
-    long[] records() {
+    KeyRecords records() {
         return records;
     }
 
     int stride() {
-        return stride;
+        return records.stride();
+    }
+
+    /** The page of {@code slot}'s record (a slot holding a key); see {@link KeyRecords}. */
+    long[] page(int slot) {
+        return records.page(slot);
+    }
+
+    /** Where {@code slot}'s record begins in its {@link #page}. */
+    int base(int slot) {
+        return records.base(slot);
+    }
+
+    /** The holders of the key at {@code slot}; 0 for a free slot. */
+    long holders(int slot) {
+        return records.get(slot, HOLDERS);
     }
 
     boolean isEmpty() {
@@ -83,18 +96,18 @@ final class KeyTable {
     int hold(EventRow row, long seq, int bit) {
         int slot = memoised(seq);
         if (slot < 0) {
-            slot = hints.get(seq, records, stride, EPOCH); // a delayed window's arrival
+            slot = hints.get(seq, records, EPOCH); // a delayed window's arrival
             if (slot < 0) {
                 int len = encoder.encode(row);
                 slot = lookup(encoder.buffer(), len, true);
-                hints.put(seq, slot, records[slot * stride + EPOCH]);
+                hints.put(seq, slot, records.get(slot, EPOCH));
             }
             memoise(seq, slot);
         }
         if (tier != null) {
             tier.changing(slot, bit);
         }
-        records[slot * stride + HOLDERS]++;
+        records.page(slot)[records.base(slot) + HOLDERS]++;
         return slot;
     }
 
@@ -115,7 +128,7 @@ final class KeyTable {
         if (seq >= 0) {
             int slot = memoised(seq);
             if (slot < 0) {
-                slot = hints.get(seq, records, stride, EPOCH);
+                slot = hints.get(seq, records, EPOCH);
             }
             if (slot >= 0) {
                 return slot;
@@ -177,18 +190,18 @@ final class KeyTable {
         if (slot >= slots) {
             grow(keys.capacity());
         }
+        records.ensure(slot);
         if (tier != null) {
             tier.inserted(slot);
         }
-        records[slot * stride + EPOCH] = ++lastEpoch;
+        records.page(slot)[records.base(slot) + EPOCH] = ++lastEpoch;
         return slot;
     }
 
     /** The hot tier moved the key at {@code slot} out of memory (stored if it had changed): the slot is free. */
     void evicted(int slot) {
         keys.release(slot);
-        int base = slot * stride;
-        Arrays.fill(records, base, base + stride, 0L);
+        records.clear(slot);
         for (GroupByNode n : nodes) {
             n.resetExternal(slot);
         }
@@ -226,7 +239,7 @@ final class KeyTable {
 
     /** One holder of the key at {@code slot} let go; the key is released when none is left. */
     void unhold(int slot) {
-        if (--records[slot * stride + HOLDERS] == 0) {
+        if (--records.page(slot)[records.base(slot) + HOLDERS] == 0) {
             release(slot);
         }
     }
@@ -236,7 +249,7 @@ final class KeyTable {
         if (tier != null) {
             tier.released(slot);
         }
-        records[slot * stride + EPOCH] = 0;
+        records.page(slot)[records.base(slot) + EPOCH] = 0;
         keys.release(slot);
         forget(slot);
     }
@@ -249,13 +262,14 @@ final class KeyTable {
     /** Removes a node, dropping its holds on every key. */
     void detach(GroupByNode node) {
         int segment = node.segment();
-        for (int s = 0; s < slots; s++) {
-            int base = s * stride;
-            long population = records[base + segment];
+        for (int s = 0, allocated = records.slots(); s < allocated; s++) {
+            long[] page = records.page(s);
+            int base = records.base(s);
+            long population = page[base + segment];
             if (population > 0) {
                 node.resetExternal(s);
-                records[base + HOLDERS] -= population;
-                if (records[base + HOLDERS] == 0) {
+                page[base + HOLDERS] -= population;
+                if (page[base + HOLDERS] == 0) {
                     release(s);
                 }
             }
@@ -276,7 +290,11 @@ final class KeyTable {
             segments[i] = newStride;
             newStride += nodes.get(i).width();
         }
-        long[] next = new long[slots * newStride];
+        int allocated = records.slots();
+        KeyRecords next = new KeyRecords(newStride);
+        if (allocated > 0) {
+            next.ensure(allocated - 1);
+        }
         int allBits = 0;
         for (int i = 0; i < nodes.size(); i++) {
             GroupByNode node = nodes.get(i);
@@ -284,14 +302,16 @@ final class KeyTable {
             if (node.segment() >= 0) {
                 List<Aggregator> aggregators = node.aggregators();
                 Set<Aggregator> laidOut = node.laidOut();
-                for (int s = 0; s < slots; s++) {
-                    int from = s * stride + node.segment();
-                    int to = s * newStride + segments[i];
-                    next[to] = records[from]; // population
+                for (int s = 0; s < allocated; s++) {
+                    long[] fromPage = records.page(s);
+                    long[] toPage = next.page(s);
+                    int from = records.base(s) + node.segment();
+                    int to = next.base(s) + segments[i];
+                    toPage[to] = fromPage[from]; // population
                     for (int k = 0; k < aggregators.size(); k++) {
                         Aggregator a = aggregators.get(k);
                         if (laidOut.contains(a)) {
-                            System.arraycopy(records, from + a.offset(), next, to + innerOffsets[k], a.width());
+                            System.arraycopy(fromPage, from + a.offset(), toPage, to + innerOffsets[k], a.width());
                         }
                     }
                 }
@@ -300,21 +320,18 @@ final class KeyTable {
             node.changeBit(1 << Math.min(i, 31));
             allBits |= node.changeBit();
         }
-        for (int s = 0; s < slots; s++) {
-            next[s * newStride + HOLDERS] = records[s * stride + HOLDERS];
-            next[s * newStride + EPOCH] = records[s * stride + EPOCH];
+        for (int s = 0; s < allocated; s++) {
+            next.page(s)[next.base(s) + HOLDERS] = records.get(s, HOLDERS);
+            next.page(s)[next.base(s) + EPOCH] = records.get(s, EPOCH);
         }
         records = next;
-        stride = newStride;
         if (tier != null) {
             tier.relaidOut(allBits);
         }
     }
 
     private void grow(int capacity) {
-        int newSlots = Math.max(capacity, Math.max(16, slots * 2));
-        records = Arrays.copyOf(records, newSlots * stride);
-        slots = newSlots;
+        slots = Math.max(capacity, Math.max(16, slots * 2));
         for (GroupByNode n : nodes) {
             n.ensureCapacity(slots);
         }

@@ -41,9 +41,9 @@ final class SlotHints {
 
     /**
      * The slot of event {@code seq}'s key, or -1 when not remembered or no longer valid;
-     * {@code records[slot * stride + epochIndex]} is the epoch of the key in each slot.
+     * long {@code epochIndex} of a slot's record is the epoch of the key in it.
      */
-    int get(long seq, long[] records, int stride, int epochIndex) {
+    int get(long seq, KeyRecords records, int epochIndex) {
         if (seqs == null) {
             return -1;
         }
@@ -52,6 +52,6 @@ final class SlotHints {
             return -1;
         }
         int slot = slots[i];
-        return records[slot * stride + epochIndex] == epochs[i] ? slot : -1;
+        return records.get(slot, epochIndex) == epochs[i] ? slot : -1;
     }
 }

@@ -79,6 +79,30 @@ public final class ByteKeyIndex {
         garbageBytes = 0;
     }
 
+    /**
+     * Makes room for {@code expectedKeys} keys of {@code expectedKeyBytes} in all at once (buckets,
+     * slots, and the key arena when the index is empty): one allocation of the size expected instead
+     * of a chain of doublings, which allocate twice the final size. Does nothing where there is room.
+     */
+    public void reserve(int expectedKeys, long expectedKeyBytes) {
+        if (arenaEnd == 0 && expectedKeyBytes > arena.length && expectedKeyBytes < Integer.MAX_VALUE - 8) {
+            arena = new byte[(int) expectedKeyBytes];
+            spare = new byte[0];
+        }
+        long buckets = Long.highestOneBit(Math.max(16, expectedKeys * 100L / MAX_LOAD_PERCENT) - 1) << 1;
+        if (buckets > mask + 1L && buckets <= 1 << 28) {
+            rehash((int) buckets);
+        }
+        if (keys.length < expectedKeys) {
+            keys = Arrays.copyOf(keys, expectedKeys);
+        }
+    }
+
+    /** Bytes of the keys present. */
+    public long keyBytes() {
+        return arenaEnd - garbageBytes;
+    }
+
     /** Number of keys present. */
     public int size() {
         return size;

@@ -43,6 +43,12 @@ class ByteKeyIndexPropertyTest {
             if (i % clearEvery == clearEvery - 1) {
                 index.clear();
                 model.clear();
+                if (i % 2 == 0) {
+                    index.reserve(200, 3000); // empty: the arena too
+                }
+            }
+            if (i % 997 == 500) { // room made for more keys at once (a write buffer before a checkpoint's copies), full or not
+                index.reserve(model.size() * 3 + i % 50, i % 3 == 0 ? 0 : (long) model.size() * 30);
             }
             byte[] k = op.key().getBytes(StandardCharsets.UTF_8);
             if (op.insert()) {

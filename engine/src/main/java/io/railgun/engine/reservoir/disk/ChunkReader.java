@@ -20,12 +20,17 @@ import java.util.zip.CRC32C;
 /**
  * Reads one chunk frame from its segment, checks it (length, checksum, header against the index)
  * and decodes it into a {@link Chunk}. Called by the task's thread (a stall) and by reader threads
- * (prefetch) concurrently: decompressors are borrowed from a pool, everything else is local.
+ * (prefetch) concurrently: decompressors are borrowed from a pool, the compressed frame is read into
+ * a buffer of the calling thread's (kept up to {@value #KEPT_FRAME_BYTES} bytes: frames are read
+ * per chunk entered or prefetched, in steady state, and were garbage each time), everything else
+ * is local.
  */
 final class ChunkReader implements AutoCloseable {
     private final SegmentFiles files;
     /** Idle decompressors, indexed by codec ordinal. */
     private final List<ConcurrentLinkedQueue<ChunkCodec.Decompressor>> pools;
+    private static final int KEPT_FRAME_BYTES = 1 << 20;
+    private final ThreadLocal<byte[]> frames = ThreadLocal.withInitial(() -> new byte[0]);
     private volatile boolean closed;
 
     ChunkReader(SegmentFiles files) {
@@ -45,29 +50,28 @@ final class ChunkReader implements AutoCloseable {
      */
     Chunk read(long id, long segmentId, long offset, int frameLength, long firstTs, long firstSeq, int count)
             throws IOException {
-        byte[] frame = new byte[frameLength];
+        byte[] frame = frameBuffer(frameLength);
         files.read(segmentId, offset, frame, frameLength);
-        String where = "segment " + segmentId + " offset " + offset;
         if (SegmentDescriptor.getInt(frame, FRAME_LENGTH_OFFSET) != frameLength) {
-            throw new ReservoirFormatException(where + ": frame length differs from the index");
+            throw new ReservoirFormatException(where(segmentId, offset) + ": frame length differs from the index");
         }
         CRC32C crc = new CRC32C();
         crc.update(frame, CRC_START, frameLength - CRC_START);
         if ((int) crc.getValue() != SegmentDescriptor.getInt(frame, CRC_OFFSET)) {
-            throw new ReservoirFormatException(where + ": chunk checksum mismatch (the file changed after it was written)");
+            throw new ReservoirFormatException(where(segmentId, offset) + ": chunk checksum mismatch (the file changed after it was written)");
         }
         if (SegmentDescriptor.getInt(frame, COUNT_OFFSET) != count
                 || SegmentDescriptor.getLong(frame, FIRST_TIMESTAMP_OFFSET) != firstTs
                 || SegmentDescriptor.getLong(frame, FIRST_SEQ_OFFSET) != firstSeq) {
-            throw new ReservoirFormatException(where + ": chunk header differs from the index");
+            throw new ReservoirFormatException(where(segmentId, offset) + ": chunk header differs from the index");
         }
         ChunkCodec codec = ChunkCodec.byId(frame[CODEC_OFFSET]);
         if (codec == null) {
-            throw new ReservoirFormatException(where + ": unknown codec " + frame[CODEC_OFFSET]);
+            throw new ReservoirFormatException(where(segmentId, offset) + ": unknown codec " + frame[CODEC_OFFSET]);
         }
         int bodyLength = SegmentDescriptor.getInt(frame, BODY_LENGTH_OFFSET);
         if (bodyLength < 0 || bodyLength > SegmentDescriptor.MAX_BODY_LENGTH) {
-            throw new ReservoirFormatException(where + ": body length " + bodyLength);
+            throw new ReservoirFormatException(where(segmentId, offset) + ": body length " + bodyLength);
         }
         byte[] body = new byte[bodyLength];
         ConcurrentLinkedQueue<ChunkCodec.Decompressor> pool = pools.get(codec.ordinal());
@@ -85,6 +89,25 @@ final class ChunkReader implements AutoCloseable {
             }
         }
         return ChunkBody.decode(id, body, SegmentDescriptor.getInt(frame, SCHEMA_ID_OFFSET), count, firstTs, firstSeq);
+    }
+
+    /** Where a frame is, for errors (not built per read: it was a string per chunk read). */
+    private static String where(long segmentId, long offset) {
+        return "segment " + segmentId + " offset " + offset;
+    }
+
+    /** A buffer of at least {@code length} bytes for a frame: the calling thread's, else (a large one) new. */
+    private byte[] frameBuffer(int length) {
+        byte[] frame = frames.get();
+        if (frame.length >= length) {
+            return frame;
+        }
+        if (length > KEPT_FRAME_BYTES) {
+            return new byte[length];
+        }
+        frame = new byte[Math.min(KEPT_FRAME_BYTES, Math.max(length, 2 * frame.length))];
+        frames.set(frame);
+        return frame;
     }
 
     /** Releases the pooled decompressors (reads still running create and drop their own). */

@@ -10,7 +10,7 @@ import io.railgun.engine.state.StateReader;
  * {@code snapshot} (the changes before the checkpoint being taken began) or {@code writing} (those
  * of the checkpoint being written: a checkpoint begins once the last one is written, so never
  * both), then RocksDB — unless the {@link StoredKeyFilter} of keys ever stored says a key never was
- * (key tables; dedup ids are always looked up).
+ * (key tables; dedup ids are always looked up): then none of these is asked.
  *
  * <p>A value is whole or a patch ({@link WriteBuffer#isPatch}); a read takes the newest whole value
  * (or RocksDB's, its parts already merged) and appends the patches newer than it, oldest first
@@ -100,6 +100,12 @@ final class ChangeBuffers {
     /** A table's key, under its prefix: its newest value from the write buffers, then RocksDB. */
     boolean load(byte[] prefix, boolean filtered, byte[] key, int offset, int length, StateReader into) {
         int keyLength = fullKey(prefix, key, offset, length);
+        if (filtered && !stored.mightContain(keyScratch, 0, keyLength)) {
+            // never stored, so in no buffer either (a key is added to the filter before any buffer
+            // takes its value): a new key costs one filter block, not a probe of every buffer's index
+            filteredReads++;
+            return false;
+        }
         int patches = 0;
         for (int layer = 0; layer < LAYERS; layer++) {
             // newest first: changes since the checkpoint under way, its copies, its changes
@@ -123,10 +129,6 @@ final class ChangeBuffers {
             if (b.dropped(keyScratch, 0, keyLength)) {
                 return noBase(patches);
             }
-        }
-        if (filtered && !stored.mightContain(keyScratch, 0, keyLength)) {
-            filteredReads++;
-            return noBase(patches); // never stored: RocksDB does not have it
         }
         coldReads++;
         int size = db.get(keyScratch, keyLength);
@@ -183,8 +185,8 @@ final class ChangeBuffers {
     }
 
     /** Sets the changes so far aside as the checkpoint's; later ones go to the spare buffer. */
-    void begin(long expectedCopyBytes) {
-        copies.reserve(expectedCopyBytes);
+    void begin(long expectedCopyBytes, int expectedCopies, long expectedCopyKeyBytes) {
+        copies.reserve(expectedCopyBytes, expectedCopies, expectedCopyKeyBytes);
         snapshot = current;
         current = spare;
         spare = null;

@@ -88,6 +88,28 @@ final class StoreTables {
         return bytes + bytes / 4;
     }
 
+    /**
+     * How many keys this checkpoint's copies may hold: every hot key now (not a quarter more, as for
+     * the bytes: the index's buckets are a power of two, and the quarter more doubled them for E1's
+     * 550k keys; keys that come during the snapshot grow it as before).
+     */
+    int expectedCopies() {
+        long keys = 0;
+        for (StoreTable t : tables.values()) {
+            keys += t.size();
+        }
+        return (int) Math.min(1 << 28, keys);
+    }
+
+    /** The bytes of those keys in the copies: each under its table's prefix. */
+    long expectedCopyKeyBytes() {
+        long bytes = 0;
+        for (StoreTable t : tables.values()) {
+            bytes += t.hot.keyBytes() + (long) t.size() * t.prefix.length;
+        }
+        return bytes;
+    }
+
     boolean sizingStale() {
         return sizing.stale();
     }
