@@ -82,10 +82,9 @@ final class ChunkReader implements AutoCloseable {
         try {
             d.decompress(frame, CHUNK_HEADER_LENGTH, frameLength - CHUNK_HEADER_LENGTH, body, 0, bodyLength);
         } finally {
+            pool.offer(d);
             if (closed) {
-                d.close();
-            } else {
-                pool.offer(d);
+                drain(pool); // close() may have drained the pool before this offer
             }
         }
         return ChunkBody.decode(id, body, SegmentDescriptor.getInt(frame, SCHEMA_ID_OFFSET), count, firstTs, firstSeq);
@@ -110,15 +109,20 @@ final class ChunkReader implements AutoCloseable {
         return frame;
     }
 
-    /** Releases the pooled decompressors (reads still running create and drop their own). */
+    /** Releases the pooled decompressors; reads still running close theirs when they end. */
     @Override
     public void close() {
         closed = true;
         for (ConcurrentLinkedQueue<ChunkCodec.Decompressor> pool : pools) {
-            ChunkCodec.Decompressor d;
-            while ((d = pool.poll()) != null) {
-                d.close();
-            }
+            drain(pool);
+        }
+    }
+
+    /** Closes the decompressors in {@code pool} (each taken by one thread only: the queue's poll). */
+    private static void drain(ConcurrentLinkedQueue<ChunkCodec.Decompressor> pool) {
+        ChunkCodec.Decompressor d;
+        while ((d = pool.poll()) != null) {
+            d.close();
         }
     }
 }

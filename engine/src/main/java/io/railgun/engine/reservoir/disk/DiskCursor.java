@@ -11,7 +11,9 @@ import io.railgun.engine.reservoir.ReservoirCursor;
  * so the stored position may lag the true one (the first event above the boundary) by the events
  * inserted behind the cursor since. That is harmless: reading skips events at or below the old
  * boundary, which is exactly "inserted behind the cursor counts as passed". A lagging position is
- * also a safe lower bound for trimming.
+ * also a safe lower bound for trimming. {@link #skipTo} lags the same way, by up to the rest of the
+ * chunk it stops in or the whole open region: still only events at or below the boundary, so
+ * reading skips them and trimming keeps more, never less.
  *
  * <p>Holds the chunk it is iterating (released at its end); entering a chunk whose first event is
  * still ahead of the boundary is deferred, so an idle tail cursor holds nothing extra. Task's
@@ -95,9 +97,11 @@ final class DiskCursor implements ReservoirCursor {
 
     /**
      * Moves the boundary without reading: the closed chunks whose last event is at or below it are
-     * passed by their index entries, never entered (so never read, decoded or prefetched); the
-     * position stops at the first chunk that ends above the boundary, or at the open region, and
-     * lags the boundary there, which the class comment allows.
+     * passed by their index entries, never entered, so this cursor neither reads nor decodes them
+     * (a prefetch it started for one before still completes). The position stops at the first
+     * chunk that ends above the boundary, or at the open region, and lags the boundary there (see
+     * the class comment). The cursor keeps the pin of the chunk it looked ahead to only when it
+     * stops before that chunk.
      */
     @Override
     public void skipTo(long newBoundary) {
@@ -114,15 +118,19 @@ final class DiskCursor implements ReservoirCursor {
             position = chunkStart + chunk.count;
             chunk = null;
         }
-        reservoir.releasePin(this); // it enters no chunk: the one it looked ahead to may leave the cache
         ChunkIndex index = reservoir.index();
         long closedEnd = reservoir.closedCount();
+        long next = -1; // the closed chunk the position stops in, or -1 (the open region)
         while (position < closedEnd) {
             long id = idAt(index, position);
             if (index.lastTimestamp(id) > newBoundary) {
-                return;
+                next = id;
+                break;
             }
             position = index.endPos(id);
+        }
+        if (pinned >= 0 && pinned != next) {
+            reservoir.releasePin(this); // it passed the chunk it looked ahead to: that chunk may leave the cache
         }
     }
 

@@ -17,6 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SegmentFiles {
     private final Path directory;
     private final ConcurrentHashMap<Long, FileChannel> readers = new ConcurrentHashMap<>();
+    // segments forgotten (trimmed): a reader thread that opened one just after forget() closes it
+    // again, so no channel keeps a deleted file's space (a few ids: one per segment trimmed)
+    private final java.util.Set<Long> forgotten = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     SegmentFiles(Path directory) {
@@ -47,6 +50,7 @@ final class SegmentFiles {
 
     /** Closes the read channel of a segment (before it is deleted). */
     void forget(long segmentId) {
+        forgotten.add(segmentId);
         FileChannel ch = readers.remove(segmentId);
         if (ch != null) {
             closeQuietly(ch);
@@ -56,7 +60,10 @@ final class SegmentFiles {
     void closeAll() {
         closed = true;
         for (Long id : readers.keySet()) {
-            forget(id);
+            FileChannel ch = readers.remove(id);
+            if (ch != null) {
+                closeQuietly(ch);
+            }
         }
     }
 
@@ -64,8 +71,9 @@ final class SegmentFiles {
         if (closed) {
             throw new IOException("reservoir closed");
         }
+        FileChannel ch;
         try {
-            return readers.computeIfAbsent(segmentId, id -> {
+            ch = readers.computeIfAbsent(segmentId, id -> {
                 try {
                     return FileChannel.open(path(id), StandardOpenOption.READ);
                 } catch (IOException e) {
@@ -75,6 +83,14 @@ final class SegmentFiles {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+        if (closed || forgotten.contains(segmentId)) {
+            // closed or trimmed while this thread opened it: take it out again (closeAll/forget ran first)
+            if (readers.remove(segmentId, ch)) {
+                closeQuietly(ch);
+            }
+            throw new IOException(closed ? "reservoir closed" : "segment " + segmentId + " was trimmed");
+        }
+        return ch;
     }
 
     private static void closeQuietly(FileChannel ch) {
