@@ -13,8 +13,9 @@ import org.rocksdb.WriteBufferManager;
  * <pre>
  *   budget B
  *   ├─ 40% RocksDB, off-heap: ONE block cache for all tasks (data, index and filter blocks), to
- *   │      which ONE write-buffer manager charges every memtable (at most half of the 40%); when
- *   │      memtables reach their limit RocksDB stalls the checkpoint writers until flushes free it
+ *   │      which ONE write-buffer manager charges every memtable, bloom filters included (at most
+ *   │      45% of the 40%); past that limit each store that writes flushes its memtables (writers
+ *   │      are not stalled: see the constructor), so the bound is soft under a slow disk
  *   ├─ 40% hot tiers, on heap: the key tables' hot keys; each task's share / its key tables = a
  *   │      table's share, holding as many keys as their measured size fits ({@code HotTierSizing})
  *   └─ 20% write buffers, on heap: each task's changes since its last checkpoint plus the buffers
@@ -60,7 +61,7 @@ public final class StateMemory implements AutoCloseable {
         // only a write to a store flushes that store's memtables, so idle stores holding the memory
         // (tasks closing one by one, or simply idle) would keep it stalled for ever; the manager still
         // has every store that writes flush past the limit, and charges the memtables to the cache
-        this.writeBuffers = new WriteBufferManager(rocksDbBytes() / 2, cache, false);
+        this.writeBuffers = new WriteBufferManager(rocksDbBytes() * 9 / 20, cache, false);
     }
 
     public long budgetBytes() {
