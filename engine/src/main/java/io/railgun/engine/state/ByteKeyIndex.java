@@ -132,8 +132,8 @@ public final class ByteKeyIndex {
         if (length > INLINE_BYTES) {
             return probeLong(longTag(key, offset, length), key, offset, length);
         }
-        long w0 = word(key, offset, Math.min(length, 8));
-        long w1 = length > 8 ? word(key, offset + 8, length - 8) : 0;
+        long w0 = word0(key, offset, length);
+        long w1 = word1(key, offset, length);
         return probeShort(shortTag(length, w0, w1), w0, w1);
     }
 
@@ -197,7 +197,17 @@ public final class ByteKeyIndex {
         if (length > INLINE_BYTES) {
             return longTag(key, offset, length);
         }
-        return shortTag(length, word(key, offset, Math.min(length, 8)), length > 8 ? word(key, offset + 8, length - 8) : 0);
+        return shortTag(length, word0(key, offset, length), word1(key, offset, length));
+    }
+
+    /** Bytes 0..7 of a short key, as its bucket holds them. */
+    private static long word0(byte[] key, int offset, int length) {
+        return word(key, offset, Math.min(length, 8));
+    }
+
+    /** Bytes 8..15 of a short key (0 for a key of at most 8), as its bucket holds them. */
+    private static long word1(byte[] key, int offset, int length) {
+        return length > 8 ? word(key, offset + 8, length - 8) : 0;
     }
 
     /** Up to 8 bytes at {@code off}, little-endian, zero-padded. */
@@ -225,8 +235,8 @@ public final class ByteKeyIndex {
             tag = longTag(key, offset, length);
             i = probeLong(tag, key, offset, length);
         } else {
-            w0 = word(key, offset, Math.min(length, 8));
-            w1 = length > 8 ? word(key, offset + 8, length - 8) : 0;
+            w0 = word0(key, offset, length);
+            w1 = word1(key, offset, length);
             tag = shortTag(length, w0, w1);
             i = probeShort(tag, w0, w1);
         }
