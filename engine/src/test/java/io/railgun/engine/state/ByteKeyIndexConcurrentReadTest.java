@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The JIT's compiled code kept those fields in registers, so the race showed only while the code
  * was interpreted or compiled by C1 (a JVM's first seconds): the readers run in a child JVM with
- * {@code -Xint}, where the old code got about 7,500 of 164,000 lookups wrong.
+ * {@code -Xint}, where the old code got about 7,500 of 164,000 lookups wrong (compiled, it got
+ * none: a case run in this JVM could not fail for this race, so there is none).
  */
 class ByteKeyIndexConcurrentReadTest {
     private static final int KEYS = 4_096;
@@ -33,11 +34,6 @@ class ByteKeyIndexConcurrentReadTest {
         assertThat(child.waitFor(2, TimeUnit.MINUTES)).isTrue();
         assertThat(child.exitValue()).as(out).isZero();
         assertThat(out).isEqualTo("wrong lookups: 0 of " + 2L * KEYS * ROUNDS);
-    }
-
-    @Test
-    void twoCompiledReadersFindEveryKeyAtOnce() throws Exception {
-        assertThat(Readers.run(50 * ROUNDS)).isZero();
     }
 
     /** Two threads looking up every key of one index at once; prints the lookups that missed or found another key. */
