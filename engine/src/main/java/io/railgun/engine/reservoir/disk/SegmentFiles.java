@@ -17,9 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SegmentFiles {
     private final Path directory;
     private final ConcurrentHashMap<Long, FileChannel> readers = new ConcurrentHashMap<>();
-    // segments forgotten (trimmed): a reader thread that opened one just after forget() closes it
-    // again, so no channel keeps a deleted file's space (a few ids: one per segment trimmed)
-    private final java.util.Set<Long> forgotten = ConcurrentHashMap.newKeySet();
+    // segments below this id are forgotten (trimmed, which goes oldest first): a reader thread that
+    // opened one just after forget() closes it again, so no channel keeps a deleted file's space
+    private volatile long forgottenBelow;
     private volatile boolean closed;
 
     SegmentFiles(Path directory) {
@@ -48,9 +48,9 @@ final class SegmentFiles {
         }
     }
 
-    /** Closes the read channel of a segment (before it is deleted). */
+    /** Closes the read channel of a segment before it is deleted (trimming deletes the oldest first). Writer thread. */
     void forget(long segmentId) {
-        forgotten.add(segmentId);
+        forgottenBelow = Math.max(forgottenBelow, segmentId + 1); // the writer's thread only
         FileChannel ch = readers.remove(segmentId);
         if (ch != null) {
             closeQuietly(ch);
@@ -83,7 +83,7 @@ final class SegmentFiles {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        if (closed || forgotten.contains(segmentId)) {
+        if (closed || segmentId < forgottenBelow) {
             // closed or trimmed while this thread opened it: take it out again (closeAll/forget ran first)
             if (readers.remove(segmentId, ch)) {
                 closeQuietly(ch);
