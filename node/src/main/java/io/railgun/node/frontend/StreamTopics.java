@@ -72,13 +72,8 @@ final class StreamTopics {
 
     /** Deletes a deleted stream's topics a few seconds from now. */
     void deleteLater(StreamEntry stream) {
-        String name = stream.definition().name();
-        List<String> topics = new ArrayList<>();
-        for (String p : stream.definition().partitioners()) {
-            topics.add(Topics.input(stream, p));
-        }
-        topics.add(Topics.ingest(name));
-        topics.add(Topics.ingestReplies(name));
+        String name = stream.name();
+        List<String> topics = Topics.of(stream);
         // a few seconds later: the nodes' units first drop the topics from their subscriptions,
         // instead of fetching from deleted topics (and warning about it)
         CompletableFuture.delayedExecutor(3, TimeUnit.SECONDS).execute(() -> {
