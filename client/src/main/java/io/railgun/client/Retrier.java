@@ -71,7 +71,7 @@ final class Retrier {
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            if (!(cause instanceof RailgunException e) || !retry.shouldRetry(e, attempt, true)) {
+            if (!(cause instanceof RailgunException e) || !retry.shouldRetry(e, attempt, true /* repeatable */)) {
                 return CompletableFuture.<HttpResponse<byte[]>>failedFuture(cause);
             }
             Executor later = pause.after(retry.delay(attempt, e.retryAfterSeconds()), executor);

@@ -60,7 +60,6 @@ import org.apache.kafka.clients.admin.Admin;
  */
 public final class Node implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Node.class.getName());
-    private static final long STARTUP_TIMEOUT_MS = StartupKafka.STARTUP_TIMEOUT_MS;
     /** A node whose last status on the cluster topic is older than this is shown unreachable (it writes one a second). */
     private static final long UNREACHABLE_AFTER_MS = 5_000;
 
@@ -136,9 +135,9 @@ public final class Node implements AutoCloseable {
         control = new ControlLog(catalog, kafka);
         resources.add(control);
         try {
-            control.start(STARTUP_TIMEOUT_MS);
+            control.start(StartupKafka.STARTUP_TIMEOUT_MS);
         } catch (TimeoutException e) {
-            throw new IllegalStateException("the control topic could not be read within " + STARTUP_TIMEOUT_MS + " ms", e);
+            throw new IllegalStateException("the control topic could not be read within " + StartupKafka.STARTUP_TIMEOUT_MS + " ms", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting", e);
