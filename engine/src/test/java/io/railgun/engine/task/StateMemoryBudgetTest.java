@@ -109,6 +109,7 @@ class StateMemoryBudgetTest {
             long maxCopies = 0;
             long maxRocks = 0;
             long maxMemtables = 0;
+            long[] atMax = new long[4];
             long maxBuffered = 0;
             long start = 1_700_000_000_000L;
             for (int i = 0; i < EVENTS_PER_TASK; i++) {
@@ -146,7 +147,11 @@ class StateMemoryBudgetTest {
                         memtables += m[0];
                         readers += m[1];
                     }
-                    maxRocks = Math.max(maxRocks, memory.rocksDbUsageBytes() + readers);
+                    long usage = memory.rocksDbUsageBytes();
+                    if (usage + readers > maxRocks) {
+                        maxRocks = usage + readers;
+                        atMax = new long[] {usage, memory.rocksDbPinnedBytes(), memtables, readers};
+                    }
                     maxMemtables = Math.max(maxMemtables, memtables);
                 }
             }
@@ -165,6 +170,8 @@ class StateMemoryBudgetTest {
                     memory.rocksDbBytes() >> 11, maxBuffered >> 10, memory.writeBufferBytesPerTask() >> 10, hotLimit,
                     tasks.getFirst().durableState().hotKeyLimit(), tasks.getFirst().durableState().hotBytesPerKey(),
                     overLimit, coldReads);
+            System.out.printf("[state memory budget] at RocksDB's most: cache %,d KiB (pinned %,d KiB, memtables %,d KiB), table readers %,d KiB%n",
+                    atMax[0] >> 10, atMax[1] >> 10, atMax[2] >> 10, atMax[3] >> 10);
             assertThat(coldReads).as("keys read back from RocksDB (the cache was used)").isGreaterThan(100_000);
             assertThat(maxRocks).as("RocksDB memory").isLessThanOrEqualTo((long) (memory.rocksDbBytes() * TOLERANCE));
             // the write-buffer manager has stores flush past its limit (45% of the share; no stall), but
