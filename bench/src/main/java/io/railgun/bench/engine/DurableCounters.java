@@ -27,7 +27,7 @@ record DurableCounters(long checkpoints, long lastCheckpointBytes, long lastChec
             hot += t.hotKeys();
             evictions += t.evictions();
             loads += t.coldLoads();
-            limit = limit == 0 ? s.hotKeyLimit() : Math.min(limit, s.hotKeyLimit());
+            limit = Math.max(limit, s.hotKeyLimit());
             perKey = Math.max(perKey, s.hotBytesPerKey());
         }
         return new DurableCounters(checkpoints, bytes, nanos, hot, evictions, loads, reads, limit, perKey, written);

@@ -199,7 +199,7 @@ public final class EngineBench {
             }
             DurableCounters a = durableAfter, b = durableBefore;
             System.out.printf("         durable: %,d checkpoints in the timed part (%,d in all, every %,d ms), last %.1f MB in %,d ms;"
-                            + " hot keys %,d (limit %,d per key table, %s; %,d B per hot key measured)%n",
+                            + " hot keys %,d (limit %,d in the largest key table, %s; %,d B per hot key measured)%n",
                     a.checkpoints() - b.checkpoints(), a.checkpoints(), o.checkpointIntervalMs(), a.lastCheckpointBytes() / 1048576.0,
                     a.lastCheckpointNanos() / 1_000_000, a.hotKeys(), a.hotLimit(), o.hotKeysText(), a.bytesPerHotKey());
             System.out.printf("         durable, timed part: %,d evictions (%.3f/event), %,d cold loads (%.3f/event), %,d RocksDB reads"

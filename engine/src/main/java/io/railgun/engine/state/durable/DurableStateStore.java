@@ -146,7 +146,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     }
 
     /**
-     * The smallest hot-key limit of the key tables now (the option's with none): the option, or
+     * The largest hot-key limit of the key tables now (the option's with none): the option, or
      * what a shared budget's share holds at the keys' measured size ({@link HotTierSizing}).
      */
     public int hotKeyLimit() {
@@ -164,10 +164,6 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     void resizeAll() {
         tables.resizeAll();
-    }
-
-    void resize(StoreTable t) {
-        tables.resize(t);
     }
 
     /**

@@ -27,6 +27,9 @@ final class StoreTable implements KeyedState, ColdKeys {
     private int externalBytesPerKey;
     private int serialisedBytesPerKey;
     private int limit;
+    // a table given all it wanted has its part recomputed when it passes half its limit (never: one
+    // that got less, or is at the option's cap)
+    private int regrowAt = Integer.MAX_VALUE;
 
     StoreTable(DurableStateStore store, String name, boolean filtered) {
         this.store = store;
@@ -55,9 +58,21 @@ final class StoreTable implements KeyedState, ColdKeys {
         return (serialisedBytesPerKey == 0 ? slotBytes : serialisedBytesPerKey) + prefix.length + WriteBuffer.ENTRY_BYTES;
     }
 
-    /** Recomputes the limit from the sizing's current share. */
-    void resize(HotTierSizing sizing) {
-        limit = sizing.limit(bytesPerKey());
+    /**
+     * Hot-tier bytes this table wants: room for four times the keys it holds (at least
+     * {@link #WANTED_KEYS_FLOOR}), so a table well inside its part asks for less than a full one.
+     */
+    long wantedBytes() {
+        return bytesPerKey() * Math.max(WANTED_KEYS_FLOOR, 4L * hot.size());
+    }
+
+    /** Fewest keys a table wants room for ({@link #wantedBytes()}). */
+    static final int WANTED_KEYS_FLOOR = 1024;
+
+    /** Recomputes the limit from this table's part of the task's share ({@link HotTierSizing#split}). */
+    void resize(HotTierSizing sizing, long partBytes, long wantedBytes) {
+        limit = sizing.limit(bytesPerKey(), partBytes);
+        regrowAt = partBytes >= wantedBytes && limit < sizing.cap() ? limit / 2 : Integer.MAX_VALUE;
     }
 
     @Override
@@ -65,13 +80,13 @@ final class StoreTable implements KeyedState, ColdKeys {
         this.slotBytes = slotBytes;
         this.externalBytesPerKey = externalBytesPerKey;
         this.serialisedBytesPerKey = serialisedBytesPerKey;
-        store.resize(this);
+        store.resizeAll(); // its part moves the others'
     }
 
     @Override
     public int hotLimit() {
-        if (store.sizingStale()) {
-            store.resizeAll(); // a task of the node came or went: every share changed
+        if (store.sizingStale() || hot.size() > regrowAt) {
+            store.resizeAll(); // a task of the node came or went, or this table outgrew what it wanted
         }
         return limit;
     }

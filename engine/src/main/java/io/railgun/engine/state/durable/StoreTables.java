@@ -39,18 +39,18 @@ final class StoreTables {
     }
 
     /**
-     * The smallest hot-key limit of the key tables now (the option's with none): the option, or
-     * what a shared budget's share holds at the keys' measured size ({@link HotTierSizing}).
+     * The largest hot-key limit of the key tables now (the option's with none): the option, or
+     * the keys the largest part of a shared budget's share holds ({@link HotTierSizing}).
      */
     int hotKeyLimit() {
         if (sizingStale()) {
             resizeAll();
         }
-        int min = options.memory() == null ? options.hotKeys() : Integer.MAX_VALUE;
+        int max = options.memory() == null ? options.hotKeys() : 0;
         for (StoreTable t : tables.values()) {
-            min = Math.min(min, t.hotLimit());
+            max = Math.max(max, t.hotLimit());
         }
-        return min == Integer.MAX_VALUE ? options.hotKeys() : min;
+        return max == 0 ? options.hotKeys() : max;
     }
 
     /** Heap bytes a hot key of the key tables costs now, as measured (the largest over the tables; 0 with none). */
@@ -114,20 +114,21 @@ final class StoreTables {
         return sizing.stale();
     }
 
-    /** Recomputes every table's limit: the task or table count changed. */
+    /**
+     * Recomputes every table's limit: the task or table count changed, a table's key size was
+     * measured anew, or a table outgrew what it wanted. The task's share is split by what each
+     * table wants ({@link HotTierSizing#split}), so one table's change moves the others' parts.
+     */
     void resizeAll() {
         sizing.share(tables.size());
-        for (StoreTable t : tables.values()) {
-            t.resize(sizing);
+        StoreTable[] all = tables.values().toArray(new StoreTable[0]);
+        long[] wanted = new long[all.length];
+        for (int i = 0; i < all.length; i++) {
+            wanted[i] = all[i].wantedBytes();
         }
-    }
-
-    /** Recomputes one table's limit: its key size was measured anew. */
-    void resize(StoreTable t) {
-        if (sizing.stale()) {
-            resizeAll();
-        } else {
-            t.resize(sizing);
+        long[] parts = sizing.split(wanted);
+        for (int i = 0; i < all.length; i++) {
+            all[i].resize(sizing, parts[i], wanted[i]);
         }
     }
 
