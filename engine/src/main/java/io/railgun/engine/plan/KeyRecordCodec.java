@@ -151,7 +151,7 @@ final class KeyRecordCodec {
                 int external = from.getInt();
                 if (a != null) {
                     int end = from.position() + external;
-                    a.loadExternal(slot, from);
+                    a.loadExternal(records, base + n.segment(), slot, from);
                     if (from.position() != end) {
                         throw new IllegalStateException("key table " + table + ": aggregator state of " + external
                                 + " bytes read as " + (from.position() - end + external));
