@@ -81,9 +81,11 @@ public abstract class Aggregator {
 
     /**
      * Restores into {@code slot} (reset, or never used) what {@link #saveExternal} wrote; {@code in}
-     * is positioned at it and must be left after it.
+     * is positioned at it and must be left after it. The key's record (this aggregator's longs at
+     * {@code base + offset()} in {@code record}) is loaded already, so it can tell what was saved;
+     * its longs are zero when they were saved at another width (see {@link #restoredWithoutRecord}).
      */
-    public void loadExternal(int slot, StateReader in) {}
+    public void loadExternal(long[] record, int base, int slot, StateReader in) {}
 
     /**
      * A key was restored from state saved when this aggregator's record had another width (an older

@@ -131,7 +131,7 @@ public final class CountDistinctAggregator extends Aggregator {
     }
 
     @Override
-    public void loadExternal(int slot, StateReader in) {
+    public void loadExternal(long[] record, int base, int slot, StateReader in) {
         int n = in.getInt();
         if (n < 0) {
             throw new IllegalStateException("corrupt state value: COUNT DISTINCT of " + n + " values");

@@ -175,7 +175,7 @@ public final class ExtremumAggregator extends Aggregator {
     }
 
     @Override
-    public void loadExternal(int slot, StateReader in) {
+    public void loadExternal(long[] record, int base, int slot, StateReader in) {
         deques[slot] = ExtremumDeque.load(deques[slot], in);
     }
 

@@ -5,8 +5,8 @@ package io.railgun.engine.aggregate;
  * numbers in four limbs (low to high), so they can be summed without rounding. A long v is
  * v * 2^96. A double is representable when its lowest set bit is at least 2^-96 and its magnitude
  * is below 2^126 (about 8.5e37): every long-valued double, every money amount, every value with a
- * full 53-bit mantissa from about 1e-13 up. Values outside that range (1e-30, 1e300) are not, and
- * aggregators take them on a fallback path.
+ * full 53-bit mantissa from about 1e-13 up. Values outside that range (1e-30, 1e300) are not:
+ * {@link MomentsAggregator} sums those exactly in arbitrary precision ({@link WideMoments}).
  */
 final class FixedPoint {
     /** The scale of fixed-point values: value = integer * 2^-SCALE_BITS. */

@@ -112,7 +112,7 @@ public final class LastAggregator extends Aggregator {
     }
 
     @Override
-    public void loadExternal(int slot, StateReader in) {
+    public void loadExternal(long[] record, int base, int slot, StateReader in) {
         if (!string) {
             return;
         }

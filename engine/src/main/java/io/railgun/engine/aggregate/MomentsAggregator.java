@@ -4,7 +4,10 @@ import io.railgun.engine.event.EventRow;
 import io.railgun.engine.expr.Evaluator;
 import io.railgun.engine.expr.ValueType;
 import io.railgun.engine.query.AggregateFunction;
+import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.StateWriter;
 import io.railgun.engine.task.Reply;
+import java.math.BigInteger;
 
 /**
  * {@code SUM} of doubles, {@code AVG}, {@code VAR_POP/VAR_SAMP}, {@code STDDEV_POP/STDDEV_SAMP}, kept
@@ -15,18 +18,21 @@ import io.railgun.engine.task.Reply;
  * VAR_SAMP = (n S2 - S1^2) / (n (n - 1)) with the numerator exact. A window of equal values has
  * variance exactly 0.
  *
- * <p>Doubles that are not representable (bits below 2^-96, or magnitude from 2^126) go to fallback
- * double-double sums of their deviations from an anchor (the first such value while the key holds
- * any): equal values still give variance 0, but results are not exact. While a key holds both
- * kinds, the exact part's moments (exact, then rounded) and the fallback part's are combined with
- * the parallel-variance formula, so the exact values lose nothing to the fallback's anchor.
+ * <p>Doubles the fixed point cannot hold (bits below 2^-96, or magnitude from 2^126) are summed
+ * exactly too, in arbitrary precision outside the record ({@link WideMoments}, one per key slot
+ * holding such values, allocated when the key gets its first and dropped when its last leaves):
+ * a key holding any is read by combining both parts exactly and rounding once. A result beyond
+ * the double range (a SUM of values near {@code Double.MAX_VALUE}) is NULL, as for expressions.
  *
- * <p>Record: [n, nFallback, S1 (5 limbs)] then, for the variances, [S2 (8 limbs)], then the
- * fallback [S1 hi, S1 lo] and, for the variances, [S2 hi, S2 lo], then the fallback anchor.
+ * <p>Record: [n, nWide, S1 (5 limbs)] then, for the variances, [S2 (8 limbs)]; nWide counts the
+ * values held in the key's {@link WideMoments}. External state, saved per key only while nWide is
+ * not 0 (the loader reads the record's nWide to know): S1, then for the variances S2, each a
+ * length-prefixed byte string holding the two's-complement big-endian integer
+ * ({@link BigInteger#toByteArray()}).
  */
 public final class MomentsAggregator extends Aggregator {
     private static final int N = 0;
-    private static final int N_FALLBACK = 1;
+    private static final int N_WIDE = 1;
     private static final int S1 = 2;
     private static final int S1_LIMBS = 5;
     private static final int S2 = S1 + S1_LIMBS;
@@ -35,16 +41,15 @@ public final class MomentsAggregator extends Aggregator {
     private final AggregateFunction function;
     private final boolean squares;
     private final boolean longArgument;
-    private final int fallbackS1;
-    private final int fallbackS2;
-    private final int fallbackAnchor;
     private final int width;
+    // per key slot: the sums of its values outside the fixed-point range; null while it holds none
+    // (the array too, until a key gets one)
+    private WideMoments[] wide;
+    private int slots;
     // scratch, reused: one task thread
     private final long[] value = new long[FixedPoint.LIMBS];
     private final long[] magnitude = new long[S1_LIMBS];
     private final long[] square = new long[2 * S1_LIMBS];
-    /** Scratch double-double: the fallback values' total n * c + S1, rounded once. */
-    private final long[] fallbackTotal = new long[2];
     private final long[] scaled = new long[S2_LIMBS + 1];
     private final long[] count = new long[1];
 
@@ -56,10 +61,7 @@ public final class MomentsAggregator extends Aggregator {
         }
         this.squares = squares(function);
         this.longArgument = argument.type() == ValueType.LONG;
-        this.fallbackS1 = squares ? S2 + S2_LIMBS : S2;
-        this.fallbackS2 = fallbackS1 + 2;
-        this.fallbackAnchor = squares ? fallbackS2 + 2 : fallbackS1 + 2;
-        this.width = fallbackAnchor + 1;
+        this.width = squares ? S2 + S2_LIMBS : S2;
     }
 
     @Override
@@ -73,20 +75,28 @@ public final class MomentsAggregator extends Aggregator {
     }
 
     @Override
+    public void ensureCapacity(int slots) {
+        this.slots = Math.max(this.slots, slots);
+        if (wide != null) {
+            wide = Columns.grow(wide, slots);
+        }
+    }
+
+    @Override
     public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument.eval(row)) {
-            accumulate(record, base + offset, false);
+            accumulate(record, base + offset, slot, false);
         }
     }
 
     @Override
     public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument.eval(row)) {
-            accumulate(record, base + offset, true);
+            accumulate(record, base + offset, slot, true);
         }
     }
 
-    private void accumulate(long[] record, int at, boolean remove) {
+    private void accumulate(long[] record, int at, int slot, boolean remove) {
         record[at + N] += remove ? -1 : 1;
         boolean exact;
         if (longArgument) {
@@ -96,7 +106,7 @@ public final class MomentsAggregator extends Aggregator {
             exact = FixedPoint.ofDouble(argument.doubleValue, value);
         }
         if (!exact) {
-            accumulateFallback(record, at, remove);
+            accumulateWide(record, at, slot, remove);
             return;
         }
         WideInteger.addSigned(record, at + S1, S1_LIMBS, value, FixedPoint.LIMBS, remove);
@@ -107,36 +117,69 @@ public final class MomentsAggregator extends Aggregator {
         }
     }
 
-    /**
-     * Values outside the fixed-point range: double-double sums of their deviations d = x - c from an
-     * anchor c (the first such value while the key holds any), d taken exactly (TwoSum), so equal
-     * values still cancel to exactly zero.
-     */
-    private void accumulateFallback(long[] record, int at, boolean remove) {
-        double x = argument.doubleValue;
-        if (record[at + N_FALLBACK] == 0) {
-            record[at + fallbackAnchor] = Double.doubleToRawLongBits(x);
+    /** A value outside the fixed-point range: into the key's wide sums, made on its first and dropped after its last. */
+    private void accumulateWide(long[] record, int at, int slot, boolean remove) {
+        wide = Columns.grow(wide == null ? new WideMoments[0] : wide, Math.max(slots, slot + 1));
+        WideMoments sums = wide[slot];
+        if (sums == null) {
+            sums = wide[slot] = new WideMoments();
         }
-        record[at + N_FALLBACK] += remove ? -1 : 1;
-        double c = Double.longBitsToDouble(record[at + fallbackAnchor]);
-        double sign = remove ? -1.0 : 1.0;
-        double dHi = x - c;
-        double bb = dHi - x;
-        double dLo = (x - (dHi - bb)) + (-c - bb);
-        DoubleDouble.add(record, at + fallbackS1, sign * dHi, sign * dLo);
+        sums.add(argument.doubleValue, squares, remove);
+        record[at + N_WIDE] += remove ? -1 : 1;
+        if (record[at + N_WIDE] == 0) {
+            wide[slot] = null; // its sums are exactly 0 again
+        }
+    }
+
+    /** A key emptied by expiry holds no wide sums (its count is 0): the column is not reached. */
+    @Override
+    public void resetKey(long[] record, int base, int slot) {
+        if (record[base + offset + N_WIDE] != 0) {
+            reset(slot);
+        }
+    }
+
+    @Override
+    public void reset(int slot) {
+        if (wide != null && slot < wide.length) {
+            wide[slot] = null;
+        }
+    }
+
+    @Override
+    public void saveExternal(int slot, StateWriter out) {
+        WideMoments sums = wide == null || slot >= wide.length ? null : wide[slot];
+        if (sums == null) {
+            return;
+        }
+        byte[] s1 = sums.s1.toByteArray();
+        out.putBytes(s1, 0, s1.length);
         if (squares) {
-            DoubleDouble.addSquare(record, at + fallbackS2, dHi, sign);
-            double cross = 2.0 * dHi * dLo;
-            DoubleDouble.add(record, at + fallbackS2, sign * cross, sign * Math.fma(2.0 * dHi, dLo, -cross));
+            byte[] s2 = sums.s2.toByteArray();
+            out.putBytes(s2, 0, s2.length);
         }
-        if (record[at + N_FALLBACK] == 0) {
-            record[at + fallbackS1] = 0;
-            record[at + fallbackS1 + 1] = 0;
-            if (squares) {
-                record[at + fallbackS2] = 0;
-                record[at + fallbackS2 + 1] = 0;
-            }
+    }
+
+    @Override
+    public void loadExternal(long[] record, int base, int slot, StateReader in) {
+        if (record[base + offset + N_WIDE] == 0) {
+            return;
         }
+        WideMoments sums = new WideMoments();
+        sums.s1 = readInteger(in);
+        if (squares) {
+            sums.s2 = readInteger(in);
+        }
+        wide = Columns.grow(wide == null ? new WideMoments[0] : wide, Math.max(slots, slot + 1));
+        wide[slot] = sums;
+    }
+
+    private static BigInteger readInteger(StateReader in) {
+        int length = in.getBytesLength();
+        if (length == 0) {
+            throw new IllegalStateException("corrupt state value: an exact sum of no bytes");
+        }
+        return new BigInteger(in.buffer(), in.position() - length, length);
     }
 
     /**
@@ -211,84 +254,45 @@ public final class MomentsAggregator extends Aggregator {
     private void write(AggregateFunction function, long[] record, int base, int slot, Reply reply, int index) {
         int at = base + offset;
         long n = slot < 0 ? 0 : record[at + N];
-        switch (function) {
-            case SUM -> {
-                if (n == 0) {
-                    reply.setNull(index);
-                } else {
-                    reply.setDouble(index, sum(record, at));
-                }
-            }
-            case AVG -> {
-                if (n == 0) {
-                    reply.setNull(index);
-                } else {
-                    reply.setDouble(index, sum(record, at) / n);
-                }
-            }
-            case VAR_POP, STDDEV_POP, VAR_SAMP, STDDEV_SAMP -> {
-                boolean sample = function == AggregateFunction.VAR_SAMP || function == AggregateFunction.STDDEV_SAMP;
-                if (n == 0 || (sample && n == 1)) {
-                    reply.setNull(index);
-                } else if (n == 1) {
-                    reply.setDouble(index, 0.0); // one value: no spread, whatever rounding the sums carry
-                } else {
-                    double variance = centredSecondMoment(record, at, n) / (sample ? n - 1 : n);
-                    boolean stddev = function == AggregateFunction.STDDEV_POP || function == AggregateFunction.STDDEV_SAMP;
-                    reply.setDouble(index, stddev ? Math.sqrt(variance) : variance);
-                }
-            }
-            default -> throw new IllegalStateException(function.name());
+        boolean sample = function == AggregateFunction.VAR_SAMP || function == AggregateFunction.STDDEV_SAMP;
+        if (n == 0 || (sample && n == 1)) {
+            reply.setNull(index);
+            return;
+        }
+        if (squares(function) && n == 1) {
+            reply.setDouble(index, 0.0); // one value: no spread
+            return;
+        }
+        double result = record[at + N_WIDE] == 0 ? fixedPointResult(function, record, at, n)
+                : wide[slot].result(function, WideInteger.toBigInteger(record, at + S1, S1_LIMBS, true),
+                        squares ? WideInteger.toBigInteger(record, at + S2, S2_LIMBS, false) : null, n);
+        if (Double.isInfinite(result)) {
+            reply.setNull(index); // beyond the double range (wide values only): as expressions do
+        } else {
+            reply.setDouble(index, result);
         }
     }
 
-    /** The exact part S1 as a double. */
-    private double exactSum(long[] record, int at) {
+    /** {@code function} of a key whose values are all in the fixed-point range: no allocation. */
+    private double fixedPointResult(AggregateFunction function, long[] record, int at, long n) {
+        return switch (function) {
+            case SUM -> sum(record, at);
+            case AVG -> sum(record, at) / n;
+            case VAR_POP, VAR_SAMP -> secondMoment(record, at, n) / (function == AggregateFunction.VAR_SAMP ? n - 1 : n);
+            case STDDEV_POP, STDDEV_SAMP -> Math.sqrt(secondMoment(record, at, n) / (function == AggregateFunction.STDDEV_SAMP ? n - 1 : n));
+            default -> throw new IllegalStateException(function.name());
+        };
+    }
+
+    /** S1 as a double. */
+    private double sum(long[] record, int at) {
         boolean negative = WideInteger.magnitude(record, at + S1, S1_LIMBS, magnitude);
         double m = Math.scalb(WideInteger.toDouble(magnitude, 0, S1_LIMBS), -FixedPoint.SCALE_BITS);
         return negative ? -m : m;
     }
 
-    private double sum(long[] record, int at) {
-        double exact = exactSum(record, at);
-        if (record[at + N_FALLBACK] == 0) {
-            return exact;
-        }
-        double c = Double.longBitsToDouble(record[at + fallbackAnchor]);
-        // n * c + S1 in double-double, rounded once: rounding S1 first would lose what its low part
-        // holds when the values are far smaller than the anchor (one value left after a much larger
-        // one left the window: its deviation is about -c, and c + round(S1) cancels to noise)
-        long n = record[at + N_FALLBACK];
-        double nc = n * c;
-        fallbackTotal[0] = record[at + fallbackS1];
-        fallbackTotal[1] = record[at + fallbackS1 + 1];
-        DoubleDouble.add(fallbackTotal, 0, nc, Math.fma((double) n, c, -nc));
-        return exact + DoubleDouble.value(fallbackTotal, 0);
-    }
-
-    /** M2 = S2 - S1^2 / n: exact (then rounded once) when every value of the key is representable. */
-    private double centredSecondMoment(long[] record, int at, long n) {
-        long nFallback = record[at + N_FALLBACK];
-        long nExact = n - nFallback;
-        if (nFallback == 0) {
-            return exactSecondMoment(record, at, n);
-        }
-        double f1Hi = DoubleDouble.hi(record, at + fallbackS1);
-        double f1Lo = DoubleDouble.lo(record, at + fallbackS1);
-        double fallbackM2 = DoubleDouble.centredSecondMoment(f1Hi, f1Lo, DoubleDouble.hi(record, at + fallbackS2),
-                DoubleDouble.lo(record, at + fallbackS2), nFallback);
-        if (nExact == 0) {
-            return fallbackM2; // the moment of the deviations from the anchor is the moment of the values
-        }
-        // both kinds: parallel-variance combination (Chan et al.) of the two parts' moments
-        double exactMean = exactSum(record, at) / nExact;
-        double fallbackMean = Double.longBitsToDouble(record[at + fallbackAnchor]) + (f1Hi + f1Lo) / nFallback;
-        double delta = exactMean - fallbackMean;
-        return exactSecondMoment(record, at, nExact) + fallbackM2 + delta * delta * ((double) nExact * nFallback / n);
-    }
-
-    /** M2 of the exactly summed values: (count * S2 - S1^2) / count, exact until the final rounding. */
-    private double exactSecondMoment(long[] record, int at, long count) {
+    /** M2 = (count * S2 - S1^2) / count, exact until the final rounding. */
+    private double secondMoment(long[] record, int at, long count) {
         // count * M2 = count * S2 - S1^2, in units of 2^-192
         WideInteger.magnitude(record, at + S1, S1_LIMBS, magnitude);
         WideInteger.multiply(magnitude, 0, S1_LIMBS, magnitude, 0, S1_LIMBS, square);

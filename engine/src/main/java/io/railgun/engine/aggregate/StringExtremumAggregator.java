@@ -117,7 +117,7 @@ public final class StringExtremumAggregator extends Aggregator {
     }
 
     @Override
-    public void loadExternal(int slot, StateReader in) {
+    public void loadExternal(long[] record, int base, int slot, StateReader in) {
         int n = in.getInt();
         if (n < 0) {
             throw new IllegalStateException("corrupt state value: string MIN/MAX deque of " + n + " entries");

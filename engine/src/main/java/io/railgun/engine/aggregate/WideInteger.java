@@ -4,7 +4,7 @@ package io.railgun.engine.aggregate;
  * Fixed-width integer arithmetic on little-endian 64-bit limbs (limb 0 least significant) stored in
  * long arrays: two's-complement modular addition, schoolbook multiplication of magnitudes, and
  * rounding to double. Used for exact sums and sums of squares; allocation-free (callers pass
- * scratch arrays).
+ * scratch arrays), but for {@link #toBigInteger}.
  */
 final class WideInteger {
     private WideInteger() {}
@@ -107,6 +107,19 @@ final class WideInteger {
         }
         double d = (double) (bits >>> 1) * 2.0 + (double) (bits & 1L);
         return Math.scalb(d, 64 * top - shift);
+    }
+
+    /** {@code v[off..off+len)} as a BigInteger: two's complement when {@code signed}, else unsigned. */
+    static java.math.BigInteger toBigInteger(long[] v, int off, int len, boolean signed) {
+        byte[] bytes = new byte[8 * len + (signed ? 0 : 1)]; // big-endian; a leading 0 keeps unsigned values positive
+        for (int i = 0; i < len; i++) {
+            long limb = v[off + i];
+            int last = bytes.length - 1 - 8 * i;
+            for (int b = 0; b < 8; b++) {
+                bytes[last - b] = (byte) (limb >>> (8 * b));
+            }
+        }
+        return new java.math.BigInteger(bytes);
     }
 
     private static boolean anyNonZero(long[] v, int off, int len) {

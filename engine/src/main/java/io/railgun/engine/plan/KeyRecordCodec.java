@@ -9,16 +9,19 @@ import java.util.List;
 
 /**
  * The stored form of a key table's key: what the cold tier and the checkpoints keep of it.
- * On-disk format version 2 (all numbers little-endian; version 1, before incremental checkpoints,
- * was one whole part without a header and is refused by the store, see
- * {@code io.railgun.engine.state.durable.StateDb}). A stored value is one or more parts, oldest
+ * On-disk format version 3 (all numbers little-endian). Older versions are refused, by the store
+ * when it is opened (see {@code io.railgun.engine.state.durable.StateDb}) and here part by part:
+ * version 1, before incremental checkpoints, was one whole part without a header; in version 2 the
+ * records of SUM/AVG/VAR/STDDEV held inexact double-double sums of the values outside the
+ * fixed-point range, which cannot be made exact (since 3 they are exact sums in that aggregator's
+ * external state, see {@link io.railgun.engine.aggregate.MomentsAggregator}). A stored value is one or more parts, oldest
  * first: a whole part, then the patches written since (RocksDB concatenates them: the state column
  * family's merge operator appends). A patch holds only the nodes changed since the key's previous
  * part, so a checkpoint writes only those; a node in a patch replaces that node's state, a node
  * in it with population 0 holds no event of the key any more.
  *
  * <pre>
- *  part:           int    header: version (2) &lt;&lt; 8 | kind (0 whole: every node holding events of the key;
+ *  part:           int    header: version (3) &lt;&lt; 8 | kind (0 whole: every node holding events of the key;
  *                                                          1 patch: only the nodes listed)
  *                  int    number of nodes
  *  per node:       long node id, long population, int number of aggregators (0 when the population is 0)
@@ -30,7 +33,7 @@ import java.util.List;
  * skipped. A reader refuses a part of another version with a clear error. Owned by the task's thread.
  */
 final class KeyRecordCodec {
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final int WHOLE = 0;
     static final int PATCH = 1;
 
@@ -151,7 +154,7 @@ final class KeyRecordCodec {
                 int external = from.getInt();
                 if (a != null) {
                     int end = from.position() + external;
-                    a.loadExternal(slot, from);
+                    a.loadExternal(records, base + n.segment(), slot, from);
                     if (from.position() != end) {
                         throw new IllegalStateException("key table " + table + ": aggregator state of " + external
                                 + " bytes read as " + (from.position() - end + external));

@@ -175,7 +175,7 @@ class ExternalStateRoundTripTest {
         void load(int slot, byte[] saved) {
             StateReader in = new StateReader().reset(saved, 0, saved.length);
             in.getLongs(records, slot * stride, stride);
-            aggregator.loadExternal(slot, in);
+            aggregator.loadExternal(records, slot * stride, slot, in);
             assertThat(in.hasRemaining()).as("loadExternal read all it saved").isFalse();
         }
     }

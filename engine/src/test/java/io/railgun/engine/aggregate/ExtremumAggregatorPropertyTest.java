@@ -87,18 +87,18 @@ class ExtremumAggregatorPropertyTest {
                 ExtremumAggregator restored = new ExtremumAggregator(max, arg);
                 restored.offset(1);
                 restored.ensureCapacity(4);
-                restored.loadExternal(slot, reader(out -> ExtremumDeque.save(new long[] {0, 1, 9, 9, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0}, out)));
                 long[] fresh = new long[record.length];
+                restored.loadExternal(fresh, 0, slot, reader(out -> ExtremumDeque.save(new long[] {0, 1, 9, 9, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0}, out)));
                 fresh[0] = record[0];
                 if (formerLayout) {
                     long[] former = formerDeque.clone();
-                    restored.loadExternal(slot, reader(out -> ExtremumDeque.save(former, out)));
+                    restored.loadExternal(fresh, 0, slot, reader(out -> ExtremumDeque.save(former, out)));
                     restored.restoredWithoutRecord(fresh, 1, slot);
                 } else {
                     StateWriter saved = new StateWriter();
                     agg.saveExternal(slot, saved);
                     System.arraycopy(record, 1, fresh, 1, agg.width());
-                    restored.loadExternal(slot, new StateReader().reset(saved.buffer(), 0, saved.length()));
+                    restored.loadExternal(fresh, 0, slot, new StateReader().reset(saved.buffer(), 0, saved.length()));
                 }
                 agg = restored;
                 record = fresh;

@@ -68,8 +68,9 @@ class MomentsExactnessPropertyTest {
     }
 
     /**
-     * A value far smaller than the anchor left alone after the anchor expired: the total was rounded
-     * before the anchor was added back (c + round(S1)), and cancelled to 0.2% of the value (found by
+     * A value outside the fixed-point range left alone after a far larger one expired. The former
+     * double-double fallback summed deviations from that larger value (its anchor) and rounded the
+     * total before adding the anchor back, which cancelled to 0.2% of the value (found by
      * ExactnessPropertiesTest at EXTREME magnitudes, seed -2988636717382284310).
      */
     @Example

@@ -132,14 +132,19 @@ class IncrementalCheckpointTest {
     @Test
     void aStoreOfAnotherFormatIsRefusedWithAClearError() throws Exception {
         Path v1 = dir.resolve("v1");
-        Path v3 = dir.resolve("v3");
+        Path v2 = dir.resolve("v2");
+        Path v4 = dir.resolve("v4");
         writeRaw(v1, null);
-        writeRaw(v3, new byte[] {3, 0, 0, 0});
+        writeRaw(v2, new byte[] {2, 0, 0, 0}); // its SUM/AVG/VAR states held inexact sums of values out of the fixed-point range
+        writeRaw(v4, new byte[] {4, 0, 0, 0});
         assertThatThrownBy(() -> DurableStateStore.open(v1, DurableStateOptions.defaults()))
                 .isInstanceOf(DurableStateException.class).hasMessageContaining("on-disk format 1")
-                .hasMessageContaining("reads format 2");
-        assertThatThrownBy(() -> DurableStateStore.open(v3, DurableStateOptions.defaults()))
-                .isInstanceOf(DurableStateException.class).hasMessageContaining("on-disk format 3");
+                .hasMessageContaining("reads format 3");
+        assertThatThrownBy(() -> DurableStateStore.open(v2, DurableStateOptions.defaults()))
+                .isInstanceOf(DurableStateException.class).hasMessageContaining("on-disk format 2")
+                .hasMessageContaining("reads format 3");
+        assertThatThrownBy(() -> DurableStateStore.open(v4, DurableStateOptions.defaults()))
+                .isInstanceOf(DurableStateException.class).hasMessageContaining("on-disk format 4");
         // a new store is marked with this version's format, and opens again
         Path fresh = dir.resolve("new");
         DurableStateStore.open(fresh, DurableStateOptions.defaults()).close();
@@ -156,7 +161,7 @@ class IncrementalCheckpointTest {
                 task.process(row(new long[] {i, ts + i, i % 10, 1, 100}), i);
             }
         } // (closing takes a final checkpoint: every card is in RocksDB)
-        // every key table value becomes a part of format 3: header (3 << 8 | 0), no nodes
+        // every key table value becomes a part of format 4: header (4 << 8 | 0), no nodes
         int rewritten = 0;
         try (org.rocksdb.StringAppendOperator append = new org.rocksdb.StringAppendOperator("");
              org.rocksdb.ColumnFamilyOptions state = new org.rocksdb.ColumnFamilyOptions().setMergeOperator(append);
@@ -168,7 +173,7 @@ class IncrementalCheckpointTest {
                  org.rocksdb.RocksIterator it = db.newIterator(handles.get(1))) {
                 for (it.seekToFirst(); it.isValid(); it.next()) {
                     if (it.key()[0] == 'b') { // key tables are named "by..."; the dedup ids "ids"
-                        db.put(handles.get(1), it.key(), new byte[] {0, 3, 0, 0, 0, 0, 0, 0});
+                        db.put(handles.get(1), it.key(), new byte[] {0, 4, 0, 0, 0, 0, 0, 0});
                         rewritten++;
                     }
                 }
@@ -178,7 +183,7 @@ class IncrementalCheckpointTest {
         assertThat(rewritten).as("stored cards").isGreaterThanOrEqualTo(10);
         try (TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage)) {
             assertThatThrownBy(() -> task.process(row(new long[] {20, ts + 20, 3, 1, 100}), 20))
-                    .hasStackTraceContaining("on-disk format 3").hasStackTraceContaining("reads format 2");
+                    .hasStackTraceContaining("on-disk format 4").hasStackTraceContaining("reads format 3");
         }
     }
 

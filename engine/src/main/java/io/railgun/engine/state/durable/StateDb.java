@@ -23,12 +23,12 @@ import org.rocksdb.StringAppendOperator;
 
 /**
  * The RocksDB database of a {@link DurableStateStore}: opening it with the store's options, its
- * on-disk format, point reads, and figures. On-disk format version 2:
+ * on-disk format, point reads, and figures. On-disk format version 3:
  *
  * <pre>
  *  column family  key                                  value
  *  default        "checkpoint"                         the task's record of the last complete checkpoint
- *  default        "format"                             int, little-endian: the format version (2)
+ *  default        "format"                             int, little-endian: the format version (3)
  *  state          key table name, 0, key bytes         the key's stored parts ({@code KeyRecordCodec}): a whole
  *                                                      part, then patches appended by the merge operator
  *  state          "ids", 0, id bytes                   the dedup id's event timestamp (8 bytes, little-endian)
@@ -36,11 +36,13 @@ import org.rocksdb.StringAppendOperator;
  *
  * The state family's merge operator concatenates (a string append with no delimiter), so a patch
  * is written as a merge and read back after the value it extends. A store with a checkpoint and
- * no format key is of version 1 (whole values only, before incremental checkpoints): opening it,
- * or one of a version other than 2, fails with a clear error rather than misreading it.
+ * no format key is of version 1 (whole values only, before incremental checkpoints); version 2 held
+ * keys whose SUM/AVG/VAR/STDDEV state kept inexact sums of values outside the fixed-point range
+ * ({@code KeyRecordCodec} version 2). Opening a store of a version other than 3 fails with a clear
+ * error rather than misreading it.
  */
 final class StateDb implements AutoCloseable {
-    static final int FORMAT_VERSION = 2;
+    static final int FORMAT_VERSION = 3;
     static final byte[] CHECKPOINT_KEY = "checkpoint".getBytes(StandardCharsets.UTF_8);
     static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
     private static final System.Logger LOG = System.getLogger(StateDb.class.getName());
