@@ -24,11 +24,11 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * One task of a 64 MiB budget with two key tables, 60,000 cards and 40 merchants: the merchants'
- * table wants little of the task's hot share, so the cards' table gets most of it instead of half
- * (at their measured size, half would hold 32,768 cards and evict; most holds them all), and the
- * merchants' table, growing, still gets what it needs. Every reply of both statements equals an
- * exact oracle.
+ * A 64 MiB budget, 60,000 cards and 40 merchants, in one task with two key tables and in two
+ * tasks (one partitioned by card, one by merchant, as a node runs a stream partitioned by both):
+ * the merchants want little of the hot share, so the cards get most of it instead of half (at
+ * their measured size, half would hold 32,768 cards and evict; most holds them all), and the
+ * merchants, growing, still get what they need. Every reply equals an exact oracle.
  */
 class HotShareSplitTest {
     private static final int CARDS = 60_000;
@@ -47,54 +47,76 @@ class HotShareSplitTest {
 
     private static final StreamDefinition STREAM = new StreamDefinition("payments", SCHEMA, "id", "ts",
             List.of("card", "merchant"), 1, 0, LateEventPolicy.DROP);
+    private static final StreamDefinition BY_MERCHANT = new StreamDefinition("shops", SCHEMA, "id", "ts",
+            List.of("merchant"), 1, 0, LateEventPolicy.DROP);
 
     private final EventRowWriter w = new EventRowWriter();
 
     @Test
     void aSmallKeyTableLeavesItsPartToALargeOne() throws Exception {
+        run(false);
+    }
+
+    @Test
+    void aSmallTaskLeavesItsPartToALargeOne() throws Exception {
+        run(true);
+    }
+
+    private void run(boolean twoTasks) throws Exception {
         Path dir = Files.createTempDirectory("railgun-hot-share");
-        try (StateMemory memory = new StateMemory(StateMemory.MIN_BYTES)) {
-            TaskStorage storage = TaskStorage.in(dir).withCheckpointIntervalMs(200)
-                    .withState(DurableStateOptions.defaults().withHotKeys(Integer.MAX_VALUE).withMemory(memory));
-            try (TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage)) {
-                task.addMetrics(StatementBinder.bind(STREAM, QueryParser.parse(
-                        "SELECT SUM(amount) AS s, COUNT(*) AS n FROM payments GROUP BY card [RANGE 1 HOUR]"), Set.of()));
-                task.addMetrics(StatementBinder.bind(STREAM, QueryParser.parse(
-                        "SELECT COUNT(*) AS m FROM payments GROUP BY merchant [RANGE 1 HOUR]"), Set.of()));
-                Map<String, long[]> cards = new HashMap<>();
-                Map<String, long[]> merchants = new HashMap<>();
-                SplittableRandom random = new SplittableRandom(11);
-                long start = 1_700_000_000_000L;
-                int events = 2 * CARDS;
-                for (int i = 0; i < events; i++) {
-                    // every card once in the first half, so all 60,000 are live; merchants come one by one
-                    String card = "card-" + (i < CARDS ? i : random.nextInt(CARDS));
-                    String merchant = "merchant-" + random.nextInt(1 + Math.min(MERCHANTS - 1, i / 3_000));
-                    long amount = random.nextInt(10_000);
-                    long[] c = cards.computeIfAbsent(card, k -> new long[2]);
-                    c[0] += amount;
-                    c[1]++;
-                    long[] m = merchants.computeIfAbsent(merchant, k -> new long[1]);
-                    m[0]++;
-                    Reply r = task.process(row(i, start + i, card, merchant, amount), i);
+        try (StateMemory memory = new StateMemory(StateMemory.MIN_BYTES);
+             TaskProcessor cardTask = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage(dir.resolve("a"), memory));
+             TaskProcessor merchantTask = twoTasks
+                     ? TaskProcessor.open(BY_MERCHANT, TaskOptions.defaults(), storage(dir.resolve("b"), memory)) : null) {
+            cardTask.addMetrics(StatementBinder.bind(STREAM, QueryParser.parse(
+                    "SELECT SUM(amount) AS s, COUNT(*) AS n FROM payments GROUP BY card [RANGE 1 HOUR]"), Set.of()));
+            TaskProcessor merchants = twoTasks ? merchantTask : cardTask;
+            StreamDefinition merchantStream = twoTasks ? BY_MERCHANT : STREAM;
+            merchants.addMetrics(StatementBinder.bind(merchantStream, QueryParser.parse(
+                    "SELECT COUNT(*) AS m FROM " + merchantStream.name() + " GROUP BY merchant [RANGE 1 HOUR]"), Set.of()));
+            Map<String, long[]> cardOracle = new HashMap<>();
+            Map<String, long[]> merchantOracle = new HashMap<>();
+            SplittableRandom random = new SplittableRandom(11);
+            long start = 1_700_000_000_000L;
+            for (int i = 0; i < 2 * CARDS; i++) {
+                // every card once in the first half, so all 60,000 are live; merchants come one by one
+                String card = "card-" + (i < CARDS ? i : random.nextInt(CARDS));
+                String merchant = "merchant-" + random.nextInt(1 + Math.min(MERCHANTS - 1, i / 3_000));
+                long amount = random.nextInt(10_000);
+                long[] c = cardOracle.computeIfAbsent(card, k -> new long[2]);
+                c[0] += amount;
+                c[1]++;
+                long[] m = merchantOracle.computeIfAbsent(merchant, k -> new long[1]);
+                m[0]++;
+                EventRow row = row(i, start + i, card, merchant, amount);
+                Reply r = cardTask.process(row, i);
+                assertThat(r.status()).isEqualTo(ReplyStatus.COUNTED);
+                assertThat(r.longValue(0)).as("sum of %s", card).isEqualTo(c[0]);
+                assertThat(r.longValue(1)).as("count of %s", card).isEqualTo(c[1]);
+                if (twoTasks) {
+                    r = merchantTask.process(row(i, start + i, card, merchant, amount), i);
                     assertThat(r.status()).isEqualTo(ReplyStatus.COUNTED);
-                    assertThat(r.longValue(0)).as("sum of %s", card).isEqualTo(c[0]);
-                    assertThat(r.longValue(1)).as("count of %s", card).isEqualTo(c[1]);
-                    assertThat(r.longValue(2)).as("count of %s", merchant).isEqualTo(m[0]);
                 }
-                long perKey = task.durableState().hotBytesPerKey();
-                long half = Long.highestOneBit(memory.hotBytesPerTask() / 2 / perKey);
-                System.out.printf("[hot share split] %,d B a key; half the share would hold %,d keys; the cards' table's"
-                                + " limit %,d; %,d hot keys, %,d evictions%n",
-                        perKey, half, task.durableState().hotKeyLimit(), task.hotKeys(), task.evictions());
-                assertThat(half).as("the test's premise: half the share holds fewer keys than the cards").isLessThan(CARDS);
-                assertThat(task.durableState().hotKeyLimit()).isGreaterThan((int) half);
-                assertThat(task.hotKeys()).as("every card and merchant hot").isEqualTo(CARDS + MERCHANTS);
-                assertThat(task.evictions()).isZero();
+                assertThat(r.longValue(twoTasks ? 0 : 2)).as("count of %s", merchant).isEqualTo(m[0]);
             }
+            long perKey = cardTask.durableState().hotBytesPerKey();
+            long half = Long.highestOneBit(memory.hotBytes() / 2 / perKey);
+            long hot = cardTask.hotKeys() + (twoTasks ? merchantTask.hotKeys() : 0);
+            System.out.printf("[hot share split] %s: %,d B a card; half the share would hold %,d cards; the cards' limit %,d;"
+                            + " %,d hot keys, %,d evictions%n", twoTasks ? "two tasks" : "two key tables", perKey, half,
+                    cardTask.durableState().hotKeyLimit(), hot, cardTask.evictions());
+            assertThat(half).as("the test's premise: half the share holds fewer keys than the cards").isLessThan(CARDS);
+            assertThat(cardTask.durableState().hotKeyLimit()).isGreaterThan((int) half);
+            assertThat(hot).as("every card and merchant hot").isEqualTo(CARDS + MERCHANTS);
+            assertThat(cardTask.evictions()).isZero();
         } finally {
             TaskSnapshot.deleteTree(dir);
         }
+    }
+
+    private static TaskStorage storage(Path dir, StateMemory memory) {
+        return TaskStorage.in(dir).withCheckpointIntervalMs(200)
+                .withState(DurableStateOptions.defaults().withHotKeys(Integer.MAX_VALUE).withMemory(memory));
     }
 
     private EventRow row(long id, long ts, String card, String merchant, long amount) {

@@ -43,7 +43,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     private final DurableStateOptions options;
     private final StateDb db;
     private final CheckpointWriter writer;
-    private final AutoCloseable budgetLease; // null without a shared budget
+    private final StateMemory.Lease budgetLease; // null without a shared budget
     private StoreTable dedupIds;
 
     private final StoreTables tables;
@@ -56,7 +56,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         this.db = new StateDb(directory, options);
         StateMemory memory = options.memory();
         this.budgetLease = memory == null ? null : memory.attach();
-        this.tables = new StoreTables(new HotTierSizing(memory, options.hotKeys()), options);
+        this.tables = new StoreTables(new HotTierSizing(memory, budgetLease, options.hotKeys()), options);
         // the filter covers the key tables' keys, not the dedup ids (see StoreTable#filtered): the
         // ids of a long horizon are not read back at open, and their lookups go to RocksDB.
         // A first layer for twice the hot keys, at most 2^21 (8 MiB): the cap may be "unbounded"

@@ -19,13 +19,15 @@ final class HotTierSizing {
     static final int MIN_HOT_KEYS = 16;
 
     private final StateMemory memory; // null: every table holds the option's keys
+    private final StateMemory.Lease lease; // the store's place in it (null: equal parts)
     private final int cap;
-    private int seenTasks = -1;
+    private int seenVersion = -1;
     private long taskShareBytes;
     private long tableShareBytes;
 
-    HotTierSizing(StateMemory memory, int cap) {
+    HotTierSizing(StateMemory memory, StateMemory.Lease lease, int cap) {
         this.memory = memory;
+        this.lease = lease;
         this.cap = cap;
     }
 
@@ -34,18 +36,26 @@ final class HotTierSizing {
         return cap;
     }
 
-    /** Whether the budget's task count changed since {@link #share}: the limits must be recomputed. */
+    /** Whether the node's tasks or their wants changed since {@link #share}: the limits must be recomputed. */
     boolean stale() {
-        return memory != null && memory.tasks() != seenTasks;
+        return memory != null && memory.version() != seenVersion;
     }
 
-    /** Takes the budget's task count and the store's table count as they are now. */
-    void share(int tables) {
+    /**
+     * Says what the store's tables want in all, rounded up to a power of two (so it moves the
+     * budget's version, which every task of the node then recomputes on, only when a want doubles
+     * or halves), then takes the task's part and the store's table count as they are now.
+     */
+    void share(int tables, long wantedBytes) {
         if (memory == null) {
             return;
         }
-        seenTasks = memory.tasks();
-        taskShareBytes = memory.hotBytes() / Math.max(1, seenTasks);
+        if (lease != null) {
+            lease.wantHotBytes(wantedBytes <= 1 ? wantedBytes
+                    : wantedBytes > 1L << 62 ? Long.MAX_VALUE : Long.highestOneBit(wantedBytes - 1) << 1);
+        }
+        seenVersion = memory.version(); // before reading the wants: a change meanwhile makes this stale again
+        taskShareBytes = lease == null ? memory.hotBytesPerTask() : memory.hotBytes(lease);
         tableShareBytes = taskShareBytes / Math.max(1, tables);
     }
 
@@ -54,39 +64,14 @@ final class HotTierSizing {
         return memory == null ? Long.MAX_VALUE : tableShareBytes;
     }
 
-    /**
-     * Splits the task's hot share among its tables by what each wants (water-filling): in order of
-     * their wants, a table wanting less than an equal part of what is left gets its want, and the
-     * tables from the first that wants more get equal parts of the rest. So no table gets less
-     * than an equal part unless it wants less, and nothing is left over while a table wants more;
-     * when every want is met, the rest is shared equally.
-     *
-     * @param wanted each table's wanted bytes (read, not changed)
-     * @return each table's bytes, in the same order; {@link Long#MAX_VALUE} each without a budget
-     */
+    /** Splits the task's hot share among its tables by what each wants ({@link Shares}); all of it without a budget. */
     long[] split(long[] wanted) {
-        long[] parts = new long[wanted.length];
         if (memory == null) {
+            long[] parts = new long[wanted.length];
             java.util.Arrays.fill(parts, Long.MAX_VALUE);
             return parts;
         }
-        Integer[] order = new Integer[wanted.length];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        java.util.Arrays.sort(order, (a, b) -> Long.compare(wanted[a], wanted[b]));
-        long left = taskShareBytes;
-        for (int k = 0; k < order.length; k++) {
-            int t = order[k];
-            long equal = left / (order.length - k);
-            parts[t] = Math.min(wanted[t], equal);
-            left -= parts[t];
-        }
-        // every want met: what is left goes to all in equal parts (one table gets the whole share)
-        for (int t = 0; t < parts.length; t++) {
-            parts[t] += left / parts.length;
-        }
-        return parts;
+        return Shares.split(taskShareBytes, wanted);
     }
 
     /** The hot-key limit of a table whose keys cost {@code bytesPerKey} each, with equal parts. */

@@ -1,5 +1,6 @@
 package io.railgun.engine.state.durable;
 
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
@@ -43,7 +44,10 @@ public final class StateMemory implements AutoCloseable {
     private final long budgetBytes;
     private final LRUCache cache;
     private final WriteBufferManager writeBuffers;
-    private final AtomicInteger tasks = new AtomicInteger();
+    private final CopyOnWriteArrayList<Lease> leases = new CopyOnWriteArrayList<>();
+    // bumped when a task comes or goes or changes what it wants of the hot tiers: every task's
+    // share may have moved
+    private final AtomicInteger version = new AtomicInteger();
 
     /**
      * @param budgetBytes the node's state memory, at least {@link #MIN_BYTES}
@@ -96,7 +100,7 @@ public final class StateMemory implements AutoCloseable {
 
     /** Tasks attached now. */
     public int tasks() {
-        return tasks.get();
+        return leases.size();
     }
 
     /** The hot tiers' share of the budget, for all tasks. */
@@ -104,28 +108,75 @@ public final class StateMemory implements AutoCloseable {
         return budgetBytes * 2 / 5;
     }
 
-    /** A task's hot-tier share in bytes, split among its key tables by its store. */
+    /** An equal part of the hot tiers' share: what each task gets when all want more than that. */
     public long hotBytesPerTask() {
-        return hotBytes() / Math.max(1, tasks.get());
+        return hotBytes() / Math.max(1, tasks());
+    }
+
+    /**
+     * This task's part of the hot tiers' share, split among the attached tasks by what each wants
+     * ({@link Shares}: one wanting less than an equal part gets its want, the others equal parts
+     * of the rest). A task that has not said what it wants counts as wanting all. Each task
+     * computes its own part from the wants as they are when it asks, and asks again when
+     * {@link #version()} moves, so for a moment the parts may add up to more than the share.
+     */
+    public long hotBytes(Lease lease) {
+        Lease[] all = leases.toArray(new Lease[0]);
+        long[] wanted = new long[all.length];
+        int self = -1;
+        for (int i = 0; i < all.length; i++) {
+            wanted[i] = all[i].wantedHotBytes;
+            if (all[i] == lease) {
+                self = i;
+            }
+        }
+        return self < 0 ? hotBytesPerTask() : Shares.split(hotBytes(), wanted)[self];
+    }
+
+    /** Moves when a task comes or goes or changes its want: every task's hot part may have moved. */
+    public int version() {
+        return version.get();
     }
 
     /** A task's write-buffer share: its changes since the last checkpoint plus the checkpoints' buffers. */
     public long writeBufferBytesPerTask() {
-        return budgetBytes / 5 / Math.max(1, tasks.get());
+        return budgetBytes / 5 / Math.max(1, tasks());
     }
 
-    /** Counts one more task until the returned handle is closed (once). */
-    public AutoCloseable attach() {
-        tasks.incrementAndGet();
-        boolean[] closed = new boolean[1];
-        return () -> {
-            synchronized (closed) {
-                if (!closed[0]) {
-                    closed[0] = true;
-                    tasks.decrementAndGet();
-                }
+    /** Counts one more task until the returned lease is closed (once). */
+    public Lease attach() {
+        Lease lease = new Lease(this);
+        leases.add(lease);
+        version.incrementAndGet();
+        return lease;
+    }
+
+    /** A task's place in the budget, and what it wants of the hot tiers. */
+    public static final class Lease implements AutoCloseable {
+        private final StateMemory memory;
+        private volatile long wantedHotBytes = Long.MAX_VALUE;
+        private boolean closed;
+
+        private Lease(StateMemory memory) {
+            this.memory = memory;
+        }
+
+        /** Says what this task wants of the hot tiers now; a change moves {@link StateMemory#version()}. */
+        public void wantHotBytes(long bytes) {
+            if (bytes != wantedHotBytes) {
+                wantedHotBytes = bytes;
+                memory.version.incrementAndGet();
             }
-        };
+        }
+
+        @Override
+        public synchronized void close() {
+            if (!closed) {
+                closed = true;
+                memory.leases.remove(this);
+                memory.version.incrementAndGet();
+            }
+        }
     }
 
     LRUCache cache() {

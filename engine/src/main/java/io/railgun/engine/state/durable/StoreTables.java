@@ -116,16 +116,19 @@ final class StoreTables {
 
     /**
      * Recomputes every table's limit: the task or table count changed, a table's key size was
-     * measured anew, or a table outgrew what it wanted. The task's share is split by what each
-     * table wants ({@link HotTierSizing#split}), so one table's change moves the others' parts.
+     * measured anew, a table outgrew what it wanted, or another task's want changed. The task says
+     * what its tables want in all, takes its part of the node's hot share ({@link StateMemory}),
+     * and splits it by what each table wants ({@link HotTierSizing#split}).
      */
     void resizeAll() {
-        sizing.share(tables.size());
         StoreTable[] all = tables.values().toArray(new StoreTable[0]);
         long[] wanted = new long[all.length];
+        long wantedInAll = 0;
         for (int i = 0; i < all.length; i++) {
             wanted[i] = all[i].wantedBytes();
+            wantedInAll += wanted[i];
         }
+        sizing.share(all.length, wantedInAll);
         long[] parts = sizing.split(wanted);
         for (int i = 0; i < all.length; i++) {
             all[i].resize(sizing, parts[i], wanted[i]);
