@@ -8,8 +8,9 @@ import org.rocksdb.WriteBufferManager;
 
 /**
  * The state memory budget of a node, shared by all its durable tasks ({@link DurableStateStore}s
- * opened with it): one setting split into fixed shares, the task-dependent ones divided by the
- * number of tasks open now, so a share grows and shrinks as tasks come and go.
+ * opened with it): one setting split into fixed shares; the write buffers' divided by the number
+ * of tasks open now, the hot tiers' split among them by what each wants ({@link #hotBytes(Lease)}),
+ * so a share grows and shrinks as tasks come and go.
  *
  * <pre>
  *   budget B
@@ -17,8 +18,9 @@ import org.rocksdb.WriteBufferManager;
  *   │      which ONE write-buffer manager charges every memtable, bloom filters included (at most
  *   │      45% of the 40%); past that limit each store that writes flushes its memtables (writers
  *   │      are not stalled: see the constructor), so the bound is soft under a slow disk
- *   ├─ 40% hot tiers, on heap: the key tables' hot keys; each task's share / its key tables = a
- *   │      table's share, holding as many keys as their measured size fits ({@code HotTierSizing})
+ *   ├─ 40% hot tiers, on heap: the key tables' hot keys; split among the tasks, and a task's part
+ *   │      among its key tables, by what each wants ({@code Shares}), each table holding as many
+ *   │      keys as their measured size fits its part ({@code HotTierSizing})
  *   └─ 20% write buffers, on heap: each task's changes since its last checkpoint plus the buffers
  *          of the checkpoint being taken and of the one being written (snapshots count)
  * </pre>
@@ -29,9 +31,10 @@ import org.rocksdb.WriteBufferManager;
  * turn. What the budget does not cover: the reservoirs' caches, the dedup ids of the recent past
  * ({@link DurableStateOptions#dedupHotMs()}), the JVM and Kafka clients.
  *
- * <p>Thread-safe: tasks {@link #attach()} and detach from their own threads; the shares are read
- * by every task's thread (a read of an atomic counter and a division). Closed by
- * the node after every store using it is closed.
+ * <p>Thread-safe: tasks {@link #attach()} and detach from their own threads and say what they want
+ * through their {@link Lease} (a volatile write, and the version bumped when it changes); each
+ * task's thread checks {@link #version()} (one atomic read) and recomputes its part from all the
+ * leases' wants when it moved. Closed by the node after every store using it is closed.
  */
 public final class StateMemory implements AutoCloseable {
     /** Smallest budget accepted: 64 MiB. */
