@@ -330,8 +330,9 @@ final class KeyTable {
         }
     }
 
+    /** The index's slot table grew to {@code capacity} (doubled, or to a hot tier's limit): the per-slot arrays follow. */
     private void grow(int capacity) {
-        slots = Math.max(capacity, Math.max(16, slots * 2));
+        slots = Math.max(capacity, 16);
         for (GroupByNode n : nodes) {
             n.ensureCapacity(slots);
         }

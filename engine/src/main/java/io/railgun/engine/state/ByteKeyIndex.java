@@ -51,6 +51,7 @@ public final class ByteKeyIndex {
     private int[] freeSlots;
     private int freeCount;
     private int slotsUsed; // high-water mark of slot numbers handed out
+    private int slotCap = Integer.MAX_VALUE; // the slot table doubles no further than this while below it
 
     private byte[] arena;
     private byte[] spare = new byte[0];
@@ -114,6 +115,15 @@ public final class ByteKeyIndex {
      */
     public long heapBytes() {
         return 8L * table.length + 8L * keys.length + 4L * freeSlots.length + arena.length + spare.length;
+    }
+
+    /**
+     * Grows the slot table (so {@link #capacity()}, and the per-slot arrays sized from it) no
+     * further than {@code slots} while it is below that: for a hot tier holding at most that many
+     * keys, whose limit need then not be a power of two. Past it, slots double as before.
+     */
+    public void capSlots(int slots) {
+        this.slotCap = Math.max(1, slots);
     }
 
     /** Slots are in [0, capacity): per-slot state arrays must be at least this long. */
@@ -347,7 +357,8 @@ public final class ByteKeyIndex {
         }
         int slot = slotsUsed++;
         if (slot == keys.length) {
-            keys = Arrays.copyOf(keys, keys.length * 2);
+            int doubled = keys.length * 2;
+            keys = Arrays.copyOf(keys, slotCap > slot && slotCap < doubled ? slotCap : doubled);
         }
         return slot;
     }

@@ -96,4 +96,27 @@ class ByteKeyIndexPropertyTest {
         }
         assertThat(index.size()).isEqualTo(model.size());
     }
+
+    /**
+     * A capped slot table grows no further than the cap while below it (a hot tier of that many
+     * keys, the limit not a power of two), and still doubles when more keys come; every key stays found.
+     */
+    @net.jqwik.api.Example
+    void aCappedSlotTableStopsAtTheCapAndDoublesPastIt() {
+        ByteKeyIndex index = new ByteKeyIndex(16);
+        index.capSlots(1_000);
+        for (int i = 0; i < 1_000; i++) {
+            index.findOrInsert(key(i), 0, key(i).length);
+        }
+        assertThat(index.capacity()).isEqualTo(1_000);
+        index.findOrInsert(key(1_000), 0, key(1_000).length);
+        assertThat(index.capacity()).as("past the cap: doubled").isEqualTo(2_000);
+        for (int i = 0; i <= 1_000; i++) {
+            assertThat(index.find(key(i), 0, key(i).length)).isGreaterThanOrEqualTo(0);
+        }
+    }
+
+    private static byte[] key(int i) {
+        return ("key-" + i).getBytes(StandardCharsets.UTF_8);
+    }
 }

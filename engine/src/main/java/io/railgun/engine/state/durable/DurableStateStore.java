@@ -153,6 +153,11 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         return tables.hotKeyLimit();
     }
 
+    /** This task's part of the node's hot share now, split among its key tables ({@link Long#MAX_VALUE} without a budget). */
+    public long hotShareBytes() {
+        return tables.hotShareBytes();
+    }
+
     /** Heap bytes a hot key of the key tables costs now, as measured (the largest over the tables; 0 with none). */
     public long hotBytesPerKey() {
         return tables.hotBytesPerKey();

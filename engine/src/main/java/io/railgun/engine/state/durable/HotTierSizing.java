@@ -6,9 +6,10 @@ package io.railgun.engine.state.durable;
  * without a budget. The task's hot share is split among its key tables by what they hold
  * ({@link #split}): a table wanting less than an equal part gets what it wants, the others share
  * the rest equally (FRAUD's 50,000 merchants left most of their half to its million cards). A
- * table's limit is the largest power of two of keys whose memory fits its part: a key table's
- * per-slot arrays and its index grow by doubling, so a limit between two powers of two would be
- * paid for at the next one (up to twice the part).
+ * table's limit is as many keys as its part holds at their measured size: its index's slot table,
+ * and with it the key table's per-slot arrays, stop growing at the limit
+ * ({@link io.railgun.engine.state.ByteKeyIndex#capSlots}); only the index's buckets stay a power
+ * of two, measured with the rest.
  *
  * <p>Recomputed only when an input changes — a table measured anew (arrays grown, a snapshot
  * begun), a table added or dropped, a task of the node attached or detached ({@link #stale()}: one
@@ -59,6 +60,11 @@ final class HotTierSizing {
         tableShareBytes = taskShareBytes / Math.max(1, tables);
     }
 
+    /** Heap bytes the task's key tables may hold now in all; {@link Long#MAX_VALUE} without a budget. */
+    long taskShareBytes() {
+        return memory == null ? Long.MAX_VALUE : taskShareBytes;
+    }
+
     /** Heap bytes a key table may hold now with equal parts; {@link Long#MAX_VALUE} without a budget. */
     long tableShareBytes() {
         return memory == null ? Long.MAX_VALUE : tableShareBytes;
@@ -85,7 +91,6 @@ final class HotTierSizing {
             return cap;
         }
         long fit = partBytes / Math.max(1, bytesPerKey);
-        long limit = Long.highestOneBit(Math.max(1, fit));
-        return (int) Math.max(MIN_HOT_KEYS, Math.min(cap, limit));
+        return (int) Math.max(MIN_HOT_KEYS, Math.min(cap, fit));
     }
 }

@@ -72,6 +72,7 @@ final class StoreTable implements KeyedState, ColdKeys {
     /** Recomputes the limit from this table's part of the task's share ({@link HotTierSizing#split}). */
     void resize(HotTierSizing sizing, long partBytes, long wantedBytes) {
         limit = sizing.limit(bytesPerKey(), partBytes);
+        hot.capSlots(limit); // the tier evicts before inserting, so it never holds more (while the limit stands)
         regrowAt = partBytes >= wantedBytes && limit < sizing.cap() ? limit / 2 : Integer.MAX_VALUE;
     }
 

@@ -53,6 +53,14 @@ final class StoreTables {
         return max == 0 ? options.hotKeys() : max;
     }
 
+    /** The task's part of the node's hot share now ({@link Long#MAX_VALUE} without a budget). */
+    long hotShareBytes() {
+        if (sizingStale()) {
+            resizeAll();
+        }
+        return sizing.taskShareBytes();
+    }
+
     /** Heap bytes a hot key of the key tables costs now, as measured (the largest over the tables; 0 with none). */
     long hotBytesPerKey() {
         long max = 0;
