@@ -84,14 +84,23 @@ public final class MomentsAggregator extends Aggregator {
 
     @Override
     public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
-        if (argument.eval(row)) {
+        if (argument.eval(row) && finite()) {
             accumulate(record, base + offset, slot, false);
         }
     }
 
+    /**
+     * Whether the argument's value can be summed: NaN and the infinities (which the node refuses at
+     * its API, but a row written through the engine's own API may hold) are ignored like NULL, on
+     * arrival and expiry alike, so the sums stay exact and in step.
+     */
+    private boolean finite() {
+        return longArgument || Double.isFinite(argument.doubleValue);
+    }
+
     @Override
     public void expire(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
-        if (argument.eval(row)) {
+        if (argument.eval(row) && finite()) {
             accumulate(record, base + offset, slot, true);
         }
     }
