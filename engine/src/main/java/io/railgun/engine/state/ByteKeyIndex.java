@@ -110,11 +110,15 @@ public final class ByteKeyIndex {
     }
 
     /**
-     * Heap bytes of the index's arrays now (buckets, slot table, free list, key arena and its
-     * compaction spare): what the index really holds, for a hot tier sized from a memory budget.
+     * Heap bytes of the index's arrays (buckets, slot table, free list, key arena and its
+     * compaction spare) once its slots are all used: the buckets it will have then (they double at
+     * 60% load, not with the slots), so a hot tier sized from a memory budget pays for them before
+     * they come.
      */
-    public long heapBytes() {
-        return 8L * table.length + 8L * keys.length + 4L * freeSlots.length + arena.length + spare.length;
+    public long heapBytesWhenFull() {
+        long buckets = Long.highestOneBit(Math.max(16, keys.length * 100L / MAX_LOAD_PERCENT) - 1) << 1;
+        return 8L * Math.max(table.length, BUCKET * buckets) + 8L * keys.length + 4L * freeSlots.length
+                + arena.length + spare.length;
     }
 
     /**
@@ -358,7 +362,10 @@ public final class ByteKeyIndex {
         int slot = slotsUsed++;
         if (slot == keys.length) {
             int doubled = keys.length * 2;
-            keys = Arrays.copyOf(keys, slotCap > slot && slotCap < doubled ? slotCap : doubled);
+            // to the cap when it is below the doubled length, but by an eighth at least (a cap raised
+            // a little at a time would otherwise copy every per-slot array for each small step)
+            keys = Arrays.copyOf(keys, slotCap > slot && slotCap < doubled
+                    ? Math.min(doubled, Math.max(slotCap, slot + slot / 8 + 1)) : doubled);
         }
         return slot;
     }

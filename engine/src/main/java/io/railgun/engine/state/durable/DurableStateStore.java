@@ -56,15 +56,24 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         this.db = new StateDb(directory, options);
         StateMemory memory = options.memory();
         this.budgetLease = memory == null ? null : memory.attach();
-        this.tables = new StoreTables(new HotTierSizing(memory, budgetLease, options.hotKeys()), options);
-        // the filter covers the key tables' keys, not the dedup ids (see StoreTable#filtered): the
-        // ids of a long horizon are not read back at open, and their lookups go to RocksDB.
-        // A first layer for twice the hot keys, at most 2^21 (8 MiB): the cap may be "unbounded"
-        // (a budget decides) and the filter adds layers as keys come anyway
-        StoredKeyFilter stored = new StoredKeyFilter(Math.min(1L << 21, 2L * options.hotKeys()));
-        db.addStoredKeys(stored, prefixOf(DEDUP_TABLE));
-        this.buffers = new ChangeBuffers(db, stored);
-        this.writer = new CheckpointWriter(db.db, db.stateFamily, db.metaFamily, StateDb.CHECKPOINT_KEY, directory);
+        try {
+            this.tables = new StoreTables(new HotTierSizing(memory, budgetLease, options.hotKeys()), options);
+            // the filter covers the key tables' keys, not the dedup ids (see StoreTable#filtered): the
+            // ids of a long horizon are not read back at open, and their lookups go to RocksDB.
+            // A first layer for twice the hot keys, at most 2^21 (8 MiB): the cap may be "unbounded"
+            // (a budget decides) and the filter adds layers as keys come anyway
+            StoredKeyFilter stored = new StoredKeyFilter(Math.min(1L << 21, 2L * options.hotKeys()));
+            db.addStoredKeys(stored, prefixOf(DEDUP_TABLE));
+            this.buffers = new ChangeBuffers(db, stored);
+            this.writer = new CheckpointWriter(db.db, db.stateFamily, db.metaFamily, StateDb.CHECKPOINT_KEY, directory);
+            tables.resizeAll(); // says it wants nothing yet: until it has key tables, the others need not leave it a part
+        } catch (RuntimeException | Error e) {
+            if (budgetLease != null) {
+                budgetLease.close();
+            }
+            db.close();
+            throw e;
+        }
     }
 
     /**

@@ -12,8 +12,9 @@ package io.railgun.engine.state.durable;
  * of two, measured with the rest.
  *
  * <p>Recomputed only when an input changes — a table measured anew (arrays grown, a snapshot
- * begun), a table added or dropped, a task of the node attached or detached ({@link #stale()}: one
- * volatile read) — not on each insertion. Owned by the store's task thread.
+ * begun), a table added or dropped, a table given all it wanted passing half its limit, a task of
+ * the node attached or detached or its want doubling or halving ({@link #stale()}: one atomic
+ * read) — not on each insertion. Owned by the store's task thread.
  */
 final class HotTierSizing {
     /** Fewest hot keys of a table, however small its share. */
@@ -24,7 +25,6 @@ final class HotTierSizing {
     private final int cap;
     private int seenVersion = -1;
     private long taskShareBytes;
-    private long tableShareBytes;
 
     HotTierSizing(StateMemory memory, StateMemory.Lease lease, int cap) {
         this.memory = memory;
@@ -45,9 +45,9 @@ final class HotTierSizing {
     /**
      * Says what the store's tables want in all, rounded up to a power of two (so it moves the
      * budget's version, which every task of the node then recomputes on, only when a want doubles
-     * or halves), then takes the task's part and the store's table count as they are now.
+     * or halves), then takes the task's part as it is now.
      */
-    void share(int tables, long wantedBytes) {
+    void share(long wantedBytes) {
         if (memory == null) {
             return;
         }
@@ -57,17 +57,11 @@ final class HotTierSizing {
         }
         seenVersion = memory.version(); // before reading the wants: a change meanwhile makes this stale again
         taskShareBytes = lease == null ? memory.hotBytesPerTask() : memory.hotBytes(lease);
-        tableShareBytes = taskShareBytes / Math.max(1, tables);
     }
 
     /** Heap bytes the task's key tables may hold now in all; {@link Long#MAX_VALUE} without a budget. */
     long taskShareBytes() {
         return memory == null ? Long.MAX_VALUE : taskShareBytes;
-    }
-
-    /** Heap bytes a key table may hold now with equal parts; {@link Long#MAX_VALUE} without a budget. */
-    long tableShareBytes() {
-        return memory == null ? Long.MAX_VALUE : tableShareBytes;
     }
 
     /** Splits the task's hot share among its tables by what each wants ({@link Shares}); all of it without a budget. */
@@ -78,11 +72,6 @@ final class HotTierSizing {
             return parts;
         }
         return Shares.split(taskShareBytes, wanted);
-    }
-
-    /** The hot-key limit of a table whose keys cost {@code bytesPerKey} each, with equal parts. */
-    int limit(long bytesPerKey) {
-        return limit(bytesPerKey, tableShareBytes);
     }
 
     /** The hot-key limit of a table whose keys cost {@code bytesPerKey} each, given {@code partBytes}. */

@@ -13,8 +13,9 @@ import io.railgun.engine.state.StateReader;
  *
  * <p>Its hot-key limit comes from {@link HotTierSizing}: a key costs the key table's reported
  * per-slot and per-key bytes ({@link #keyBytes}) plus this index's own heap per slot, all measured,
- * and the limit is recomputed when one of them is reported anew, not per insertion. Owned by the
- * task's thread.
+ * and the limit is recomputed when one of them is reported anew, when the table passes half a
+ * limit that gave it all it wanted, or when the node's tasks or their wants change — not per
+ * insertion. Owned by the task's thread.
  */
 final class StoreTable implements KeyedState, ColdKeys {
     final byte[] prefix;
@@ -39,11 +40,12 @@ final class StoreTable implements KeyedState, ColdKeys {
 
     /**
      * Heap bytes one hot key costs, as measured now: the key table's per-slot arrays, this index's
-     * arrays per slot (buckets, slot table, key bytes), the mean per-key state kept outside the
-     * arrays, and its checkpoint copy ({@link #copyBytesPerKey()}).
+     * arrays per slot (slot table, key bytes, and the buckets it will have with every slot used),
+     * the mean per-key state kept outside the arrays, and its checkpoint copy
+     * ({@link #copyBytesPerKey()}).
      */
     long bytesPerKey() {
-        long indexPerSlot = (hot.heapBytes() + hot.capacity() - 1) / hot.capacity();
+        long indexPerSlot = (hot.heapBytesWhenFull() + hot.capacity() - 1) / hot.capacity();
         return slotBytes + indexPerSlot + externalBytesPerKey + copyBytesPerKey();
     }
 

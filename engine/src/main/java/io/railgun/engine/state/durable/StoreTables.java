@@ -136,7 +136,7 @@ final class StoreTables {
             wanted[i] = all[i].wantedBytes();
             wantedInAll += wanted[i];
         }
-        sizing.share(all.length, wantedInAll);
+        sizing.share(wantedInAll);
         long[] parts = sizing.split(wanted);
         for (int i = 0; i < all.length; i++) {
             all[i].resize(sizing, parts[i], wanted[i]);
