@@ -128,8 +128,7 @@ public final class MomentsAggregator extends Aggregator {
 
     /** A value outside the fixed-point range: into the key's wide sums, made on its first and dropped after its last. */
     private void accumulateWide(long[] record, int at, int slot, boolean remove) {
-        wide = Columns.grow(wide == null ? new WideMoments[0] : wide, Math.max(slots, slot + 1));
-        WideMoments sums = wide[slot];
+        WideMoments sums = wideColumn(slot)[slot];
         if (sums == null) {
             sums = wide[slot] = new WideMoments();
         }
@@ -138,6 +137,12 @@ public final class MomentsAggregator extends Aggregator {
         if (record[at + N_WIDE] == 0) {
             wide[slot] = null; // its sums are exactly 0 again
         }
+    }
+
+    /** The column of wide sums, made (for every slot) when a key first needs it. */
+    private WideMoments[] wideColumn(int slot) {
+        wide = Columns.grow(wide == null ? new WideMoments[0] : wide, Math.max(slots, slot + 1));
+        return wide;
     }
 
     /** A key emptied by expiry holds no wide sums (its count is 0): the column is not reached. */
@@ -179,8 +184,7 @@ public final class MomentsAggregator extends Aggregator {
         if (squares) {
             sums.s2 = readInteger(in);
         }
-        wide = Columns.grow(wide == null ? new WideMoments[0] : wide, Math.max(slots, slot + 1));
-        wide[slot] = sums;
+        wideColumn(slot)[slot] = sums;
     }
 
     private static BigInteger readInteger(StateReader in) {

@@ -14,11 +14,12 @@ import java.util.List;
  * version 1, before incremental checkpoints, was one whole part without a header; in version 2 the
  * records of SUM/AVG/VAR/STDDEV held inexact double-double sums of the values outside the
  * fixed-point range, which cannot be made exact (since 3 they are exact sums in that aggregator's
- * external state, see {@link io.railgun.engine.aggregate.MomentsAggregator}). A stored value is one or more parts, oldest
- * first: a whole part, then the patches written since (RocksDB concatenates them: the state column
- * family's merge operator appends). A patch holds only the nodes changed since the key's previous
- * part, so a checkpoint writes only those; a node in a patch replaces that node's state, a node
- * in it with population 0 holds no event of the key any more.
+ * external state, see {@link io.railgun.engine.aggregate.MomentsAggregator}). A stored value is
+ * one or more parts, oldest first: a whole part, then the patches written since (RocksDB
+ * concatenates them: the state column family's merge operator appends). A patch holds only the
+ * nodes changed since the key's previous part, so a checkpoint writes only those; a node in a
+ * patch replaces that node's state, a node in it with population 0 holds no event of the key any
+ * more.
  *
  * <pre>
  *  part:           int    header: version (3) &lt;&lt; 8 | kind (0 whole: every node holding events of the key;

@@ -364,8 +364,7 @@ public final class ByteKeyIndex {
             int doubled = keys.length * 2;
             // to the cap when it is below the doubled length, but by an eighth at least (a cap raised
             // a little at a time would otherwise copy every per-slot array for each small step)
-            keys = Arrays.copyOf(keys, slotCap > slot && slotCap < doubled
-                    ? Math.min(doubled, Math.max(slotCap, slot + slot / 8 + 1)) : doubled);
+            keys = Arrays.copyOf(keys, slotCap > slot && slotCap < doubled ? Math.max(slotCap, slot + slot / 8 + 1) : doubled);
         }
         return slot;
     }

@@ -57,7 +57,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         StateMemory memory = options.memory();
         this.budgetLease = memory == null ? null : memory.attach();
         try {
-            this.tables = new StoreTables(new HotTierSizing(memory, budgetLease, options.hotKeys()), options);
+            this.tables = new StoreTables(new HotTierSizing(budgetLease, options.hotKeys()), options);
             // the filter covers the key tables' keys, not the dedup ids (see StoreTable#filtered): the
             // ids of a long horizon are not read back at open, and their lookups go to RocksDB.
             // A first layer for twice the hot keys, at most 2^21 (8 MiB): the cap may be "unbounded"

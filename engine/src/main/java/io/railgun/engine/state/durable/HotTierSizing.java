@@ -20,14 +20,12 @@ final class HotTierSizing {
     /** Fewest hot keys of a table, however small its share. */
     static final int MIN_HOT_KEYS = 16;
 
-    private final StateMemory memory; // null: every table holds the option's keys
-    private final StateMemory.Lease lease; // the store's place in it (null: equal parts)
+    private final StateMemory.Lease lease; // the store's place in the node's budget; null: none
     private final int cap;
     private int seenVersion = -1;
     private long taskShareBytes;
 
-    HotTierSizing(StateMemory memory, StateMemory.Lease lease, int cap) {
-        this.memory = memory;
+    HotTierSizing(StateMemory.Lease lease, int cap) {
         this.lease = lease;
         this.cap = cap;
     }
@@ -39,7 +37,7 @@ final class HotTierSizing {
 
     /** Whether the node's tasks or their wants changed since {@link #share}: the limits must be recomputed. */
     boolean stale() {
-        return memory != null && memory.version() != seenVersion;
+        return lease != null && lease.version() != seenVersion;
     }
 
     /**
@@ -48,25 +46,23 @@ final class HotTierSizing {
      * or halves), then takes the task's part as it is now.
      */
     void share(long wantedBytes) {
-        if (memory == null) {
+        if (lease == null) {
             return;
         }
-        if (lease != null) {
-            lease.wantHotBytes(wantedBytes <= 1 ? wantedBytes
-                    : wantedBytes > 1L << 62 ? Long.MAX_VALUE : Long.highestOneBit(wantedBytes - 1) << 1);
-        }
-        seenVersion = memory.version(); // before reading the wants: a change meanwhile makes this stale again
-        taskShareBytes = lease == null ? memory.hotBytesPerTask() : memory.hotBytes(lease);
+        lease.wantHotBytes(wantedBytes <= 1 ? wantedBytes
+                : wantedBytes > 1L << 62 ? Long.MAX_VALUE : Long.highestOneBit(wantedBytes - 1) << 1);
+        seenVersion = lease.version(); // before reading the wants: a change meanwhile makes this stale again
+        taskShareBytes = lease.hotBytes();
     }
 
     /** Heap bytes the task's key tables may hold now in all; {@link Long#MAX_VALUE} without a budget. */
     long taskShareBytes() {
-        return memory == null ? Long.MAX_VALUE : taskShareBytes;
+        return lease == null ? Long.MAX_VALUE : taskShareBytes;
     }
 
     /** Splits the task's hot share among its tables by what each wants ({@link Shares}); all of it without a budget. */
     long[] split(long[] wanted) {
-        if (memory == null) {
+        if (lease == null) {
             long[] parts = new long[wanted.length];
             java.util.Arrays.fill(parts, Long.MAX_VALUE);
             return parts;
@@ -76,7 +72,7 @@ final class HotTierSizing {
 
     /** The hot-key limit of a table whose keys cost {@code bytesPerKey} each, given {@code partBytes}. */
     int limit(long bytesPerKey, long partBytes) {
-        if (memory == null) {
+        if (lease == null) {
             return cap;
         }
         long fit = partBytes / Math.max(1, bytesPerKey);

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * those from the first that wants more get equal parts of the rest. So no claimant gets less than
  * an equal part unless it wants less, and nothing is left while one wants more; when every want
  * is met, the rest is shared equally. Used for the hot tier twice: among a node's tasks
- * ({@link StateMemory#hotBytes(StateMemory.Lease)}) and among a task's key tables.
+ * ({@link StateMemory.Lease#hotBytes()}) and among a task's key tables.
  */
 final class Shares {
     private Shares() {}

@@ -9,7 +9,7 @@ import org.rocksdb.WriteBufferManager;
 /**
  * The state memory budget of a node, shared by all its durable tasks ({@link DurableStateStore}s
  * opened with it): one setting split into fixed shares; the write buffers' divided by the number
- * of tasks open now, the hot tiers' split among them by what each wants ({@link #hotBytes(Lease)}),
+ * of tasks open now, the hot tiers' split among them by what each wants ({@link Lease#hotBytes()}),
  * so a share grows and shrinks as tasks come and go.
  *
  * <pre>
@@ -117,13 +117,10 @@ public final class StateMemory implements AutoCloseable {
     }
 
     /**
-     * This task's part of the hot tiers' share, split among the attached tasks by what each wants
-     * ({@link Shares}: one wanting less than an equal part gets its want, the others equal parts
-     * of the rest). A task that has not said what it wants counts as wanting all. Each task
-     * computes its own part from the wants as they are when it asks, and asks again when
-     * {@link #version()} moves, so for a moment the parts may add up to more than the share.
+     * A task's part of the hot tiers' share ({@link Lease#hotBytes()}): split among the attached
+     * tasks by what each wants ({@link Shares}); an equal part for a lease closed already.
      */
-    public long hotBytes(Lease lease) {
+    private long hotBytes(Lease lease) {
         Lease[] all = leases.toArray(new Lease[0]);
         long[] wanted = new long[all.length];
         int self = -1;
@@ -162,6 +159,22 @@ public final class StateMemory implements AutoCloseable {
 
         private Lease(StateMemory memory) {
             this.memory = memory;
+        }
+
+        /**
+         * This task's part of the hot tiers' share, split among the attached tasks by what each
+         * wants ({@link Shares}: one wanting less than an equal part gets its want, the others
+         * equal parts of the rest). A task that has not said what it wants counts as wanting all.
+         * Each task computes its own part from the wants as they are when it asks, and asks again
+         * when {@link #version()} moves, so for a moment the parts may add up to more than the share.
+         */
+        public long hotBytes() {
+            return memory.hotBytes(this);
+        }
+
+        /** {@link StateMemory#version()}. */
+        public int version() {
+            return memory.version();
         }
 
         /** Says what this task wants of the hot tiers now; a change moves {@link StateMemory#version()}. */

@@ -18,6 +18,9 @@ import io.railgun.engine.state.StateReader;
  * insertion. Owned by the task's thread.
  */
 final class StoreTable implements KeyedState, ColdKeys {
+    /** Fewest keys a table wants room for ({@link #wantedBytes()}). */
+    static final int WANTED_KEYS_FLOOR = 1024;
+
     final byte[] prefix;
     final ByteKeyIndex hot = new ByteKeyIndex(1024);
     // whether the filter of stored keys holds this table's keys: not the dedup ids', which are
@@ -67,9 +70,6 @@ final class StoreTable implements KeyedState, ColdKeys {
     long wantedBytes() {
         return bytesPerKey() * Math.max(WANTED_KEYS_FLOOR, 4L * hot.size());
     }
-
-    /** Fewest keys a table wants room for ({@link #wantedBytes()}). */
-    static final int WANTED_KEYS_FLOOR = 1024;
 
     /** Recomputes the limit from this table's part of the task's share ({@link HotTierSizing#split}). */
     void resize(HotTierSizing sizing, long partBytes, long wantedBytes) {

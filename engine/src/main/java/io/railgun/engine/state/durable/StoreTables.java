@@ -46,11 +46,14 @@ final class StoreTables {
         if (sizingStale()) {
             resizeAll();
         }
-        int max = options.memory() == null ? options.hotKeys() : 0;
+        if (tables.isEmpty()) {
+            return options.hotKeys();
+        }
+        int max = 0;
         for (StoreTable t : tables.values()) {
             max = Math.max(max, t.hotLimit());
         }
-        return max == 0 ? options.hotKeys() : max;
+        return max;
     }
 
     /** The task's part of the node's hot share now ({@link Long#MAX_VALUE} without a budget). */

@@ -14,10 +14,10 @@ class HotTierSizingTest {
     @Test
     void theLimitIsAsManyKeysAsFitTheTablesPart() throws Exception {
         try (StateMemory memory = new StateMemory(StateMemory.MIN_BYTES)) {
-            AutoCloseable task = memory.attach();
-            HotTierSizing sizing = new HotTierSizing(memory, null, Integer.MAX_VALUE);
+            StateMemory.Lease task = memory.attach();
+            HotTierSizing sizing = new HotTierSizing(task, Integer.MAX_VALUE);
             sizing.share(0);
-            assertThat(sizing.taskShareBytes()).isEqualTo(memory.hotBytes());
+            assertThat(sizing.taskShareBytes()).as("alone, all of it").isEqualTo(memory.hotBytes());
             long part = memory.hotBytes() / 2;
             int limit = sizing.limit(100, part);
             assertThat(100L * limit).isLessThanOrEqualTo(part);
@@ -30,7 +30,7 @@ class HotTierSizingTest {
     @Test
     void aCapBoundsItAndTinyPartsKeepAFloor() throws Exception {
         try (StateMemory memory = new StateMemory(StateMemory.MIN_BYTES)) {
-            HotTierSizing capped = new HotTierSizing(memory, null, 1000);
+            HotTierSizing capped = new HotTierSizing(memory.attach(), 1000);
             capped.share(0);
             assertThat(capped.limit(64, memory.hotBytes())).isEqualTo(1000);
             assertThat(capped.limit(Long.MAX_VALUE / 2, memory.hotBytes())).isEqualTo(HotTierSizing.MIN_HOT_KEYS);
@@ -40,22 +40,22 @@ class HotTierSizingTest {
     @Test
     void tasksComingAndGoingMakeItStaleAndChangeThePart() throws Exception {
         try (StateMemory memory = new StateMemory(StateMemory.MIN_BYTES)) {
-            AutoCloseable first = memory.attach();
-            HotTierSizing sizing = new HotTierSizing(memory, null, Integer.MAX_VALUE);
-            sizing.share(0);
+            StateMemory.Lease first = memory.attach();
+            HotTierSizing sizing = new HotTierSizing(first, Integer.MAX_VALUE);
+            sizing.share(Long.MAX_VALUE);
             assertThat(sizing.stale()).isFalse();
             AutoCloseable others = memory.attach();
             AutoCloseable more = memory.attach();
             AutoCloseable evenMore = memory.attach();
             assertThat(sizing.stale()).isTrue();
-            sizing.share(0);
+            sizing.share(Long.MAX_VALUE);
             assertThat(sizing.stale()).isFalse();
             assertThat(sizing.taskShareBytes()).as("a quarter of the share").isEqualTo(memory.hotBytes() / 4);
             others.close();
             more.close();
             evenMore.close();
             assertThat(sizing.stale()).isTrue();
-            sizing.share(0);
+            sizing.share(Long.MAX_VALUE);
             assertThat(sizing.taskShareBytes()).isEqualTo(memory.hotBytes());
             first.close();
         }
@@ -66,8 +66,8 @@ class HotTierSizingTest {
         try (StateMemory memory = new StateMemory(StateMemory.MIN_BYTES)) {
             StateMemory.Lease big = memory.attach();
             StateMemory.Lease small = memory.attach();
-            HotTierSizing cards = new HotTierSizing(memory, big, Integer.MAX_VALUE);
-            HotTierSizing merchants = new HotTierSizing(memory, small, Integer.MAX_VALUE);
+            HotTierSizing cards = new HotTierSizing(big, Integer.MAX_VALUE);
+            HotTierSizing merchants = new HotTierSizing(small, Integer.MAX_VALUE);
             cards.share(Long.MAX_VALUE);
             assertThat(cards.taskShareBytes()).as("before the other said what it wants: halves")
                     .isEqualTo(memory.hotBytes() / 2);
@@ -93,7 +93,7 @@ class HotTierSizingTest {
 
     @Test
     void withoutABudgetTheOptionDecides() {
-        HotTierSizing sizing = new HotTierSizing(null, null, 12_345);
+        HotTierSizing sizing = new HotTierSizing(null, 12_345);
         sizing.share(3);
         assertThat(sizing.stale()).isFalse();
         assertThat(sizing.limit(1_000_000, 1)).isEqualTo(12_345);
