@@ -1,6 +1,6 @@
 package io.railgun.engine.dedup;
 
-import io.railgun.engine.state.ByteKeyIndex;
+import io.railgun.engine.state.KeyTags;
 import java.util.Arrays;
 
 /**
@@ -69,7 +69,7 @@ public final class DedupIndex {
 
     /** Whether {@code id} is live: counted at or after the boundary, and not yet forgotten. */
     public boolean contains(byte[] id, int offset, int length) {
-        int h = ByteKeyIndex.hash(id, offset, length);
+        int h = KeyTags.hash(id, offset, length);
         long fp = fingerprint(h);
         for (int i = h & tableMask; ; i = (i + 1) & tableMask) {
             long v = table[i];
@@ -97,7 +97,7 @@ public final class DedupIndex {
         if (head == e) {
             bytesHead = start;
         }
-        place(ByteKeyIndex.hash(id, offset, length), e);
+        place(KeyTags.hash(id, offset, length), e);
         if (occupied * 2L > table.length || tail - rebuiltAt >= REBUILD_EVERY) {
             rebuild();
         }
@@ -200,7 +200,7 @@ public final class DedupIndex {
         for (long e = head; e < tail; e++) {
             if (isLive(e)) {
                 int from = (int) (log.offset(e) & bytesMask);
-                place(ByteKeyIndex.hash(bytes, from, log.length(e)), e);
+                place(KeyTags.hash(bytes, from, log.length(e)), e);
             }
         }
     }
