@@ -55,10 +55,6 @@ final class TaskCheckpoints {
     private CompletableFuture<Void> lastCheckpoint = CompletableFuture.completedFuture(null);
     // a snapshot being written off this thread: no checkpoint begins until it is done (trySnapshot)
     private CompletableFuture<TaskSnapshot> snapshotting = CompletableFuture.completedFuture(null);
-    // trySnapshot was refused for a checkpoint under way: the next checkpoint due is not begun, so
-    // the next ask finds none under way; else back-to-back checkpoints (a tight write buffer) could
-    // refuse snapshots for ever
-    private boolean snapshotWanted;
 
     TaskCheckpoints(DurableStateStore durable, DiskReservoir disk, TaskPlan plan, DedupIds ids,
                     TaskStatements statements, long checkpointIntervalMs) {
@@ -155,16 +151,6 @@ final class TaskCheckpoints {
             }
             awaitSnapshotWriter();
         }
-        if (due && snapshotWanted && (!running || durable.mustWait())) {
-            // a task snapshot was refused for a checkpoint under way: begin no new one now, so the next
-            // ask starts it; the wish holds back one checkpoint (it is cleared here)
-            snapshotWanted = false;
-            if (running) {
-                durable.awaitCheckpoint(); // buffers at their limit: wait for the write, as beginning one would
-                checkpointDone();
-            }
-            return;
-        }
         if (due && (!running || durable.mustWait())) {
             beginCheckpoint(nextOffset, nextSeq, streamTime);
             continueSnapshot(durable.options().snapshotKeysPerEvent());
@@ -196,11 +182,7 @@ final class TaskCheckpoints {
     /** See {@link TaskProcessor#trySnapshot}: null when it cannot start now. */
     CompletableFuture<TaskSnapshot> trySnapshot(Path target, long snapshotId, Executor io, long nextOffset,
                                                 long nextSeq, long streamTime) {
-        if (!snapshotting.isDone()) {
-            return null;
-        }
-        if (durable.checkpointBegun() || durable.checkpointRunning()) {
-            snapshotWanted = true;
+        if (!snapshotting.isDone() || durable.checkpointBegun() || durable.checkpointRunning()) {
             return null;
         }
         checkpointDone();
@@ -227,7 +209,6 @@ final class TaskCheckpoints {
         long offset = durableOffset;
         Path reservoirDir = disk.directory();
         DurableStateStore state = durable;
-        snapshotWanted = false;
         snapshotting = CompletableFuture.supplyAsync(
                 () -> SnapshotWriter.write(target, snapshotId, offset, reservoirDir, segments, state::checkpointTo), io);
         return snapshotting;

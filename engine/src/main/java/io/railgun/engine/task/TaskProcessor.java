@@ -295,8 +295,10 @@ public final class TaskProcessor implements AutoCloseable {
      * Starts a {@link TaskSnapshot} of the last complete checkpoint in {@code target} (a new
      * directory), written on {@code io}; or returns null when it cannot start now (a checkpoint is
      * being taken or written, or none exists yet: one is begun): the caller asks again after the
-     * next events, and the next checkpoint waits for that ask (unless the write buffers reach
-     * their limit), so back-to-back checkpoints cannot refuse a snapshot for ever. Durable tasks only.
+     * next events. A task checkpointing back to back (a tight write buffer) can refuse every ask:
+     * a caller that must have the snapshot takes a checkpoint itself after some refusals
+     * ({@code checkpoint().join()}) and asks again, which then starts it (the node's snapshot
+     * inbox does so after 100 rounds). Durable tasks only.
      *
      * <p>Consistency: it starts only when no checkpoint is under way, so RocksDB holds exactly the
      * last complete one, whose reservoir chunks are all written and synced; the segment files and
