@@ -275,9 +275,7 @@ final class DedupIds implements AutoCloseable {
     }
 
     private void forget(long timestamp, long seq, EventRow row) {
-        if (coldActive) {
-            cold.delete(scratch, 0, encode(row) + 1);
-        }
+        cold.delete(scratch, 0, encode(row) + 1); // fed only while the cold tier is active (see advance)
     }
 
     private void spill(long timestamp, long seq, EventRow row) {

@@ -41,8 +41,7 @@ final class EventAdmission {
     private ReservoirCursor retentionCursor;
     private long dedupHorizonMs;
 
-    private long streamTime = Long.MIN_VALUE;
-    private boolean started;
+    private long streamTime = Long.MIN_VALUE; // Long.MIN_VALUE: no event counted yet (accepted timestamps are above it)
     private long nextSeq;
 
     // the last event admitted: its timestamp (rewritten when late) and seq (-1 when not counted)
@@ -86,7 +85,7 @@ final class EventAdmission {
         if (!ids.isNew(row)) {
             return ReplyStatus.DUPLICATE;
         }
-        if (started && ts < WindowBounds.minus(streamTime, stream.latenessMs())) {
+        if (started() && ts < WindowBounds.minus(streamTime, stream.latenessMs())) {
             if (stream.lateEvents() == LateEventPolicy.DROP) {
                 return ReplyStatus.DROPPED_LATE; // not counted: its id is not remembered
             }
@@ -97,14 +96,13 @@ final class EventAdmission {
         long s = nextSeq++;
         seq = s;
         reservoir.insert(ts, s, row);
-        if (!started || ts > streamTime) {
-            started = true;
+        if (ts > streamTime) {
             streamTime = ts;
             reservoir.advanceWatermark(WindowBounds.minus(ts, stream.latenessMs()));
             plan.advance(ts);
             ids.advance(ts);
             if (retentionCursor != null) {
-                retentionCursor.skipTo(WindowBounds.minus(WindowBounds.minus(ts, stream.retentionMs()), 1));
+                retentionCursor.skipTo(retentionBoundary(ts));
             }
             reservoir.trim();
         } else {
@@ -130,18 +128,16 @@ final class EventAdmission {
      */
     void restore(long restoredNextSeq, long restoredStreamTime) {
         nextSeq = restoredNextSeq;
-        started = restoredStreamTime != Long.MIN_VALUE;
         streamTime = restoredStreamTime;
-        if (started) {
+        if (started()) {
             reservoir.advanceWatermark(WindowBounds.minus(streamTime, stream.latenessMs()));
         }
-        dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
+        dedupHorizonMs = dedupHorizon();
         // the ids of the events the checkpoint's cold tier does not hold are read back from the reservoir
-        ids.restore(started ? streamTime : Long.MIN_VALUE, dedupHorizonMs, stream.latenessMs());
+        ids.restore(streamTime, dedupHorizonMs, stream.latenessMs());
         if (retentionCursor != null) {
             retentionCursor.close();
-            retentionCursor = reservoir.openCursor(started
-                    ? WindowBounds.minus(WindowBounds.minus(streamTime, stream.retentionMs()), 1) : Long.MIN_VALUE);
+            retentionCursor = reservoir.openCursor(started() ? retentionBoundary(streamTime) : Long.MIN_VALUE);
         }
     }
 
@@ -152,9 +148,9 @@ final class EventAdmission {
      * within the horizon is a duplicate whatever the horizon was when its original was counted.
      */
     void updateHorizon() {
-        dedupHorizonMs = DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
+        dedupHorizonMs = dedupHorizon();
         ids.setHorizon(dedupHorizonMs, stream.latenessMs());
-        if (started) {
+        if (started()) {
             reservoir.trim();
         }
     }
@@ -174,13 +170,19 @@ final class EventAdmission {
         return streamTime;
     }
 
-    /** The stream time as a checkpoint records it and the plan takes it: Long.MIN_VALUE before the first event. */
-    long recordedStreamTime() {
-        return started ? streamTime : Long.MIN_VALUE;
+    /** Whether an event was counted (or a checkpoint with one restored). */
+    boolean started() {
+        return streamTime != Long.MIN_VALUE;
     }
 
-    boolean started() {
-        return started;
+    /** The dedup horizon the stream's lateness and the plan's windows ask for. */
+    private long dedupHorizon() {
+        return DedupHorizon.of(options.minDedupHorizonMs(), stream.latenessMs(), plan.maxExtentMs());
+    }
+
+    /** The last timestamp the stream's retention lets go at stream time {@code t}. */
+    private long retentionBoundary(long t) {
+        return WindowBounds.minus(WindowBounds.minus(t, stream.retentionMs()), 1);
     }
 
     /** The seq the next counted event gets. */

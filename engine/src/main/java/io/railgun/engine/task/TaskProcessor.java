@@ -126,9 +126,9 @@ public final class TaskProcessor implements AutoCloseable {
         finishSnapshot();
         long nextSeq = admission.nextSeq();
         if (backfill) {
-            plan.addBackfilled(metrics, nextSeq, admission.recordedStreamTime(), Long.MIN_VALUE, Long.MIN_VALUE, false);
+            plan.addBackfilled(metrics, nextSeq, admission.streamTime(), Long.MIN_VALUE, Long.MIN_VALUE, false);
         } else {
-            plan.add(metrics, nextSeq, admission.recordedStreamTime());
+            plan.add(metrics, nextSeq, admission.streamTime());
         }
         statements.added(metrics, nextSeq, backfill);
         replies.layout();
@@ -182,7 +182,7 @@ public final class TaskProcessor implements AutoCloseable {
         Reply r = replies.of(status, admission.timestamp(), admission.seq(), admission.streamTime(), row);
         nextOffset = offset + 1; // after it: an event rejected by an exception is not skipped
         if (checkpoints != null) {
-            checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.recordedStreamTime());
+            checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.streamTime());
         }
         return r;
     }
@@ -205,7 +205,7 @@ public final class TaskProcessor implements AutoCloseable {
         stepBackfill();
         if (checkpoints != null) {
             checkpoints.checkClockNext();
-            checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.recordedStreamTime());
+            checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.streamTime());
         }
     }
 
@@ -281,7 +281,7 @@ public final class TaskProcessor implements AutoCloseable {
         if (checkpoints == null) {
             return CompletableFuture.completedFuture(null);
         }
-        return checkpoints.checkpoint(nextOffset, admission.nextSeq(), admission.recordedStreamTime());
+        return checkpoints.checkpoint(nextOffset, admission.nextSeq(), admission.streamTime());
     }
 
     /** Completes the checkpoint being taken, if any (before the plan changes). */
@@ -312,12 +312,12 @@ public final class TaskProcessor implements AutoCloseable {
             throw new IllegalStateException("an in-memory task has no files to snapshot");
         }
         return checkpoints.trySnapshot(target, snapshotId, io, nextOffset, admission.nextSeq(),
-                admission.recordedStreamTime());
+                admission.streamTime());
     }
 
     /** One step of the backfills in progress (a node calls it when the task is idle); true while some remain. */
     public boolean stepBackfill() {
-        if (plan.backfilling() && plan.stepBackfill(admission.recordedStreamTime())) {
+        if (plan.backfilling() && plan.stepBackfill(admission.streamTime())) {
             replies.layout();
         }
         return plan.backfilling();

@@ -246,7 +246,7 @@ final class TaskRunner implements AutoCloseable {
         long bufferBytes = task.durableState() == null ? 0 : task.durableState().bufferedBytes();
         return new TaskStats(streamName, partitioner, partition.partition(), events, lag, replayLeft, task.reservoirSize(),
                 task.reservoirMemoryBytes(), task.hotKeys(), bufferBytes,
-                task.hasStreamTime() ? task.streamTime() : Long.MIN_VALUE, durable, checkpointAgeMs);
+                task.streamTime(), durable, checkpointAgeMs);
     }
 
     /** When no record is waiting: backfill steps and due checkpoints. */
