@@ -71,8 +71,8 @@ public final class StartSettings {
     public static final Setting<Long> STATE_MEMORY = Setting.of("state-memory", "SIZE", ValueTypes.MEMORY_BYTES,
             DEFAULTS.stateMemoryBytes(), "State memory of the node, shared by all its tasks: 40% RocksDB (one block"
                     + " cache, memtables charged to it; off-heap), 40% hot keys, 20% write buffers and checkpoint"
-                    + " snapshots (heap); at least 64MiB. Keep the heap (-Xmx) above 60% of it plus the reservoirs'"
-                    + " caches");
+                    + " snapshots (heap); at least 64MiB. Keep the heap (-Xmx) at least 60% of it plus"
+                    + " 0.5GiB (the reservoirs' caches, Kafka clients)");
 
     public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("max-connections", "N", ValueTypes.POSITIVE_INT,
                     DEFAULTS.maxConnections(), "Most HTTP connections open at once; more are refused as they"

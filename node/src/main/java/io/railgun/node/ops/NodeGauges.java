@@ -54,7 +54,7 @@ public final class NodeGauges {
         metrics.gauge("railgun_state_memory_budget_bytes", "The node's state memory budget (--state-memory)",
                 stateMemory::budgetBytes);
         metrics.gauge("railgun_state_rocksdb_bytes", "Off-heap bytes of the tasks' RocksDB in the shared cache: data,"
-                + " index and filter blocks, memtables (at most 40% of the budget)", stateMemory::rocksDbUsageBytes);
+                + " index and filter blocks, memtables (about 40% of the budget, a soft bound)", stateMemory::rocksDbUsageBytes);
         Path data = dataDir.toAbsolutePath();
         metrics.gauge("railgun_disk_bytes", "Bytes on disk: the tasks' reservoirs, their state (RocksDB) and the embedded"
                 + " broker's log (its index files are preallocated: sparse)", List.of("part"), () -> Map.of(
