@@ -133,7 +133,9 @@ final class TaskCheckpoints {
     /** After an event (or when idle): saves more keys of the checkpoint being taken, or begins one when due. */
     void maybeCheckpoint(long nextOffset, long nextSeq, long streamTime) {
         if (durable.checkpointBegun()) {
-            continueSnapshot(durable.options().snapshotKeysPerEvent());
+            // at the task's share (the writer being slow), the checkpoint being taken completes now, so
+            // that the next event can wait for its write rather than the changes grow past the share
+            continueSnapshot(durable.mustWait() ? Integer.MAX_VALUE : durable.options().snapshotKeysPerEvent());
             return;
         }
         boolean running = durable.checkpointRunning();
@@ -154,6 +156,11 @@ final class TaskCheckpoints {
         if (due && (!running || durable.mustWait())) {
             beginCheckpoint(nextOffset, nextSeq, streamTime);
             continueSnapshot(durable.options().snapshotKeysPerEvent());
+        } else if (running && durable.mustWait()) {
+            // the checkpoint being written holds most of the share (it waited for the last one at the
+            // share): the task waits for it before adding more
+            durable.awaitCheckpoint();
+            checkpointDone();
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -35,6 +36,7 @@ final class CheckpointWriter implements AutoCloseable {
     private final ColumnFamilyHandle metaFamily;
     private final byte[] recordKey;
     private final Path directory;
+    private final StateMemory memory;
     private final ExecutorService thread;
     // the writer thread's
     private ByteBuffer batchKey = ByteBuffer.allocateDirect(256);
@@ -45,9 +47,11 @@ final class CheckpointWriter implements AutoCloseable {
     private volatile long lastBytes;
     private volatile long lastNanos;
     private volatile long totalBytes;
+    private volatile long memtableWaits;
 
     CheckpointWriter(RocksDB db, ColumnFamilyHandle stateFamily, ColumnFamilyHandle metaFamily, byte[] recordKey,
-            Path directory) {
+            Path directory, StateMemory memory) {
+        this.memory = memory;
         this.db = db;
         this.stateFamily = stateFamily;
         this.metaFamily = metaFamily;
@@ -77,6 +81,7 @@ final class CheckpointWriter implements AutoCloseable {
             bytes += addTo(batch, changes, copies);
             bytes += addTo(batch, copies, null);
             batch.put(metaFamily, recordKey, record);
+            awaitMemtableRoom();
             db.write(sync, batch);
         } catch (RocksDBException e) {
             throw new DurableStateException("cannot write a checkpoint to " + directory + ": " + e.getMessage(), e);
@@ -85,6 +90,34 @@ final class CheckpointWriter implements AutoCloseable {
         lastBytes = bytes;
         totalBytes = totalBytes + bytes; // one writer thread
         lastNanos = System.nanoTime() - start;
+    }
+
+    /**
+     * Past its flush limit the write-buffer manager has the store that writes switch to a new memtable
+     * and flush the full one in the background, but does not stall writers (see {@link StateMemory});
+     * when the disk is slower than the writes, memtables waiting to be flushed pile up (measured with
+     * flushes held to 1 MB/s: 56 MiB of memtables in a 26 MiB RocksDB share). So a writer that finds
+     * the share's unevictable part over {@link StateMemory#memtableWaitBytes()} flushes this store's
+     * memtables and waits for that before writing: the checkpoint waits, then the task (its buffers
+     * fill), never an event on its own. A store with little in its memtables (under a sixteenth of
+     * the memtable size) writes on: flushing it would free little.
+     */
+    private void awaitMemtableRoom() throws RocksDBException {
+        if (memory == null || memory.rocksDbPinnedBytes() <= memory.memtableWaitBytes()) {
+            return;
+        }
+        if (db.getLongProperty(stateFamily, "rocksdb.cur-size-all-mem-tables") < memory.memtableBytes() / 16) {
+            return;
+        }
+        try (FlushOptions wait = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(wait, stateFamily);
+        }
+        memtableWaits = memtableWaits + 1; // one writer thread
+    }
+
+    /** Times this store's writer flushed its memtables and waited, RocksDB's share being full. */
+    long memtableWaits() {
+        return memtableWaits;
     }
 
     /** Adds a buffer's entries to a batch, but those {@code newer} has too; returns the bytes put. */

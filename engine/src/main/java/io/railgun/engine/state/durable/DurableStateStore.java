@@ -65,7 +65,8 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             StoredKeyFilter stored = new StoredKeyFilter(Math.min(1L << 21, 2L * options.hotKeys()));
             db.addStoredKeys(stored, prefixOf(DEDUP_TABLE));
             this.buffers = new ChangeBuffers(db, stored);
-            this.writer = new CheckpointWriter(db.db, db.stateFamily, db.metaFamily, StateDb.CHECKPOINT_KEY, directory);
+            this.writer = new CheckpointWriter(db.db, db.stateFamily, db.metaFamily, StateDb.CHECKPOINT_KEY, directory,
+                    options.memory());
             tables.resizeAll(); // says it wants nothing yet: until it has key tables, the others need not leave it a part
         } catch (RuntimeException | Error e) {
             if (budgetLease != null) {
@@ -144,6 +145,11 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
      */
     public long bufferedBytes() {
         return buffers.bufferedBytes();
+    }
+
+    /** Times this store's checkpoint writer waited for a flush of its memtables, RocksDB's share being full. */
+    public long memtableWaits() {
+        return writer.memtableWaits();
     }
 
     /**

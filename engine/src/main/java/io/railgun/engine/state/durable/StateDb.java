@@ -84,8 +84,14 @@ final class StateDb implements AutoCloseable {
             table.setBlockCache(memory.cache()).setCacheIndexAndFilterBlocks(true)
                     .setPinL0FilterAndIndexBlocksInCache(true);
             dbOptions.setWriteBufferManager(memory.writeBufferManager());
-            long memtable = Math.max(1L << 20, Math.min(64L << 20, memory.rocksDbBytes() / 8));
-            stateOptions.setWriteBufferSize(memtable);
+            stateOptions.setWriteBufferSize(memory.memtableBytes());
+            // a memtable takes memory in arena blocks (RocksDB's default: an eighth of its size, at
+            // most 1 MiB); with many stores in a small budget, every new memtable's first block was
+            // a large part of the share: a 32nd instead (the same 1 MiB for a budget of 1 GiB)
+            stateOptions.setArenaBlockSize(Math.min(1L << 20, memory.memtableBytes() / 32));
+            if (memory.rateLimiter() != null) {
+                dbOptions.setRateLimiter(memory.rateLimiter());
+            }
             metaOptions.setWriteBufferSize(1L << 20);
         }
         stateOptions.setTableFormatConfig(table);

@@ -3,6 +3,7 @@ package io.railgun.engine.state.durable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rocksdb.LRUCache;
+import org.rocksdb.RateLimiter;
 import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBufferManager;
 
@@ -16,8 +17,11 @@ import org.rocksdb.WriteBufferManager;
  *   budget B
  *   ├─ 40% RocksDB, off-heap: ONE block cache for all tasks (data, index and filter blocks), to
  *   │      which ONE write-buffer manager charges every memtable, bloom filters included (at most
- *   │      45% of the 40%); past that limit each store that writes flushes its memtables (writers
- *   │      are not stalled: see the constructor), so the bound is soft under a slow disk
+ *   │      45% of the 40%); past that limit each store that writes flushes its memtables (RocksDB
+ *   │      does not stall writers: see the constructor); past half of the 40% held unevictable, a
+ *   │      store's checkpoint writer flushes its memtables and waits for that before writing, so
+ *   │      memtables do not pile up behind a slow disk. The bound is soft: the cache's limit is
+ *   │      not strict, and memtables can pass it by the checkpoints being written meanwhile
  *   ├─ 40% hot tiers, on heap: the key tables' hot keys; split among the tasks, and a task's part
  *   │      among its key tables, by what each wants ({@code Shares}), each table holding as many
  *   │      keys as their measured size fits its part ({@code HotTierSizing})
@@ -46,6 +50,7 @@ public final class StateMemory implements AutoCloseable {
     private final long budgetBytes;
     private final LRUCache cache;
     private final WriteBufferManager writeBuffers;
+    private final RateLimiter rateLimiter;
     private final CopyOnWriteArrayList<Lease> leases = new CopyOnWriteArrayList<>();
     // bumped when a task comes or goes or changes what it wants of the hot tiers: every task's
     // share may have moved
@@ -56,6 +61,21 @@ public final class StateMemory implements AutoCloseable {
      * @throws IllegalArgumentException when smaller
      */
     public StateMemory(long budgetBytes) {
+        this(budgetBytes, 0);
+    }
+
+    /**
+     * @param budgetBytes the node's state memory, at least {@link #MIN_BYTES}
+     * @param backgroundWriteBytesPerSecond the most bytes per second RocksDB's flushes and
+     *        compactions write, all stores together (0: no cap): for a disk shared with other
+     *        writers, and for tests to stand for a slow disk
+     * @throws IllegalArgumentException when the budget is smaller, or the cap negative
+     */
+    public StateMemory(long budgetBytes, long backgroundWriteBytesPerSecond) {
+        if (backgroundWriteBytesPerSecond < 0) {
+            throw new IllegalArgumentException("the background write cap must not be negative, not "
+                    + backgroundWriteBytesPerSecond);
+        }
         if (budgetBytes < MIN_BYTES) {
             throw new IllegalArgumentException("the state memory budget must be at least 64 MiB, not " + budgetBytes
                     + " bytes");
@@ -65,8 +85,10 @@ public final class StateMemory implements AutoCloseable {
         // no write stall (allow_stall false): a stalled write waits for memtable memory to drop, but
         // only a write to a store flushes that store's memtables, so idle stores holding the memory
         // (tasks closing one by one, or simply idle) would keep it stalled for ever; the manager still
-        // has every store that writes flush past the limit, and charges the memtables to the cache
+        // has every store that writes flush past the limit, and charges the memtables to the cache;
+        // the checkpoint writers wait instead, for their own store's flush (memtableWaitBytes)
         this.writeBuffers = new WriteBufferManager(rocksDbBytes() * 9 / 20, cache, false);
+        this.rateLimiter = backgroundWriteBytesPerSecond == 0 ? null : new RateLimiter(backgroundWriteBytesPerSecond);
     }
 
     /**
@@ -88,6 +110,21 @@ public final class StateMemory implements AutoCloseable {
     /** The RocksDB share: the shared block cache's capacity, memtables included. */
     public long rocksDbBytes() {
         return budgetBytes * 2 / 5;
+    }
+
+    /** A store's state memtable size: an eighth of the RocksDB share, between 1 and 64 MiB. */
+    public long memtableBytes() {
+        return Math.max(1L << 20, Math.min(64L << 20, rocksDbBytes() / 8));
+    }
+
+    /**
+     * Past this many unevictable bytes in the shared cache (memtables and pinned blocks: half the
+     * RocksDB share, the manager's flush limit being 45%), a checkpoint writer flushes its store's
+     * memtables and waits for the flush before it writes (see {@code CheckpointWriter}). With a
+     * budget of 1 GiB, two tasks' memtables never reach it.
+     */
+    public long memtableWaitBytes() {
+        return rocksDbBytes() / 2;
     }
 
     /** Bytes RocksDB holds in the shared cache now: blocks, index and filter blocks, memtables. */
@@ -198,6 +235,11 @@ public final class StateMemory implements AutoCloseable {
         return cache;
     }
 
+    /** The cap on RocksDB's background writes, shared by all stores, or null. */
+    RateLimiter rateLimiter() {
+        return rateLimiter;
+    }
+
     WriteBufferManager writeBufferManager() {
         return writeBuffers;
     }
@@ -206,5 +248,8 @@ public final class StateMemory implements AutoCloseable {
     public void close() {
         writeBuffers.close();
         cache.close();
+        if (rateLimiter != null) {
+            rateLimiter.close();
+        }
     }
 }
