@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
  * its share of the budget with a tolerance of 10% (the cache's limit is not strict), with a fast
  * disk and with a slow one; the memtables within half of it plus the checkpoints being written
  * meanwhile; each task's
- * buffers (changes, checkpoint snapshot, checkpoint being written) within its share with the same
- * tolerance; the hot tier's keys, at their measured size, within the task's hot share; and every
+ * buffers (changes, checkpoint snapshot, checkpoint being written) within its share but for one
+ * event's changes; the hot tier's keys, at their measured size, within the task's hot share; and every
  * reply equals an exact oracle. Closing tasks grows the others' hot share and limit.
  */
 class StateMemoryBudgetTest {
@@ -92,6 +92,17 @@ class StateMemoryBudgetTest {
     void aSlowDiskDoesNotPileUpMemtables() throws Exception {
         long waits = run(0, 2_048, 1_000_000);
         assertThat(waits).as("checkpoints that waited for a flush of their store's memtables").isPositive();
+    }
+
+    /**
+     * The tight budget behind the slow disk: the checkpoint writers are slow, so a task's buffers
+     * reach its share; they stay within it (they passed it, 138-156 KiB of 131 with disks of 1 MB/s
+     * and 300 KB/s, when a task at its share waited for the checkpoint being written only once the
+     * next was due).
+     */
+    @Test
+    void aTightBudgetBehindASlowDiskIsNotExceeded() throws Exception {
+        run(88, Integer.MAX_VALUE, 1_000_000);
     }
 
     /** Returns how many times the tasks' checkpoint writers waited for a flush. */
@@ -199,8 +210,9 @@ class StateMemoryBudgetTest {
                     .isLessThanOrEqualTo(memory.memtableWaitBytes() + TASKS * 2 * memory.writeBufferBytesPerTask());
             assertThat(maxCopies).as("hot keys' checkpoint copies: within the hot share, which counts them")
                     .isLessThanOrEqualTo((long) (memory.hotBytesPerTask() * TOLERANCE));
+            // a task at its share waits for the checkpoint being written: past it by one event's changes at most
             assertThat(maxBuffered).as("a task's buffers")
-                    .isLessThanOrEqualTo((long) (memory.writeBufferBytesPerTask() * TOLERANCE));
+                    .isLessThanOrEqualTo(memory.writeBufferBytesPerTask() + 4_096);
 
             for (AutoCloseable lease : idle) {
                 lease.close();
