@@ -1,5 +1,6 @@
 package io.railgun.engine.task;
 
+import io.railgun.engine.dedup.ColdIdFilter;
 import io.railgun.engine.dedup.DedupIndex;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.reservoir.EventReservoir;
@@ -30,7 +31,8 @@ import java.util.Arrays;
  * others: the spill cursor at {@code T - Hh - 1} copies the ids it passes to cold (the hot tier
  * drops them at the same boundary), the forget cursor at {@code T - H - 1} deletes the cold ones
  * (and keeps the horizon's events in the reservoir). A new id is looked up in cold only when the
- * tier is active; a cold id whose t is not within H counts as absent.
+ * tier is active, and only when the {@link ColdIdFilter} of the cold ids (saved with each checkpoint)
+ * does not rule it out; a cold id whose t is not within H counts as absent.
  *
  * <p><b>Restore.</b> Each checkpoint also stores, under the key of the single tag byte 0, the spill
  * cursor's boundary M at that point (Long.MIN_VALUE when nothing was spilled): the ids with
@@ -68,6 +70,8 @@ final class DedupIds implements AutoCloseable {
     private long streamTime = Long.MIN_VALUE; // Long.MIN_VALUE: no event counted yet
     private ReservoirCursor forgetCursor;
     private ReservoirCursor spillCursor; // null while the cold tier is not active
+    private ColdIdFilter filter; // the cold ids' filter; null until the cold tier is first active
+    private long filterNegatives;
 
     // where setHorizon and restore put the ids they read back (see place)
     private long placeForget;
@@ -125,7 +129,9 @@ final class DedupIds implements AutoCloseable {
             spillCursor.advanceTo(boundary(hotHorizonMs), spill);
         }
         if (coldActive) {
-            forgetCursor.advanceTo(boundary(horizonMs), forget);
+            long forgetBoundary = boundary(horizonMs);
+            forgetCursor.advanceTo(forgetBoundary, forget);
+            filter.forgetBefore(forgetBoundary);
         } else {
             forgetCursor.skipTo(boundary(horizonMs)); // it only keeps the horizon's events: no need to read them
         }
@@ -145,6 +151,7 @@ final class DedupIds implements AutoCloseable {
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs;
         closeSpill();
+        adoptFilter(wasActive, oldSpill);
         if (streamTime == Long.MIN_VALUE) {
             if (coldActive) {
                 spillCursor = reservoir.openCursor(Long.MIN_VALUE);
@@ -174,6 +181,29 @@ final class DedupIds implements AutoCloseable {
         }
         if (coldActive) {
             spillCursor = reservoir.openCursor(spillBoundary);
+            filter.forgetBefore(forgetBoundary);
+        }
+    }
+
+    /**
+     * Gives the cold tier a filter that suits its width (H - Hh) when it is active: the same, or a
+     * new one. A new one misses none of the ids that go to cold from now on (all of them while the
+     * tier was not active: place adds them), but those cold already up to {@code oldSpill} when it
+     * was. An inactive tier's filter is cleared (its ids went back to memory).
+     */
+    private void adoptFilter(boolean wasActive, long oldSpill) {
+        if (!coldActive) {
+            if (filter != null) {
+                filter.clear();
+            }
+            return;
+        }
+        long width = horizonMs - hotHorizonMs;
+        long completeAfter = wasActive ? oldSpill : Long.MIN_VALUE;
+        if (filter == null) {
+            filter = ColdIdFilter.forWidth(width, completeAfter);
+        } else if (!wasActive || !filter.suits(width)) {
+            filter = ColdIdFilter.replacing(filter, width, completeAfter);
         }
     }
 
@@ -200,9 +230,28 @@ final class DedupIds implements AutoCloseable {
         if (coldActive) {
             spillCursor = reservoir.openCursor(boundary(hotHorizonMs));
             placeSpill = spillCursor.boundary();
-            from = Math.max(from, spilledMark());
+            long mark = spilledMark();
+            from = Math.max(from, mark);
+            restoreFilter(mark);
+            filter.forgetBefore(boundary);
         }
         scan(from, Long.MAX_VALUE, place);
+    }
+
+    /**
+     * The filter the checkpoint saved; or, when it saved none (a checkpoint of a version without
+     * it), a new one that says "maybe" until the ids it spilled (up to {@code mark}) are forgotten.
+     */
+    private void restoreFilter(long mark) {
+        long width = horizonMs - hotHorizonMs;
+        ColdIdFilter saved = ColdIdFilter.load(cold);
+        if (saved == null) {
+            filter = ColdIdFilter.forWidth(width, mark);
+        } else if (!saved.suits(width)) {
+            filter = ColdIdFilter.replacing(saved, width, mark);
+        } else {
+            filter = saved;
+        }
     }
 
     /**
@@ -215,6 +264,19 @@ final class DedupIds implements AutoCloseable {
         }
         LONG.set(value, 0, spillCursor == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : spillCursor.boundary());
         cold.store(MARK_KEY, 0, 1, value, 0, 8);
+        if (filter != null) {
+            filter.save(cold);
+        }
+    }
+
+    /** New ids the cold ids' filter kept from a RocksDB lookup since the task was opened. */
+    long filterNegatives() {
+        return filterNegatives;
+    }
+
+    /** Heap bytes of the cold ids' filter (0 without a cold tier). */
+    long filterBytes() {
+        return filter == null ? 0 : filter.bytes();
     }
 
     /** Duplicates found in the cold tier since the task was opened. */
@@ -259,6 +321,10 @@ final class DedupIds implements AutoCloseable {
     }
 
     private boolean inCold(int len) {
+        if (!filter.mightContain(scratch, 1, len)) {
+            filterNegatives++;
+            return false;
+        }
         if (!cold.load(scratch, 0, len + 1, reader)) {
             return false;
         }
@@ -279,6 +345,7 @@ final class DedupIds implements AutoCloseable {
     }
 
     private void spill(long timestamp, long seq, EventRow row) {
+        filter.expect(hot.held(), hotHorizonMs); // (the ids in memory give the rate of ids)
         storeCold(encode(row), timestamp); // the hot tier drops it at the same boundary
     }
 
@@ -308,6 +375,7 @@ final class DedupIds implements AutoCloseable {
     private void storeCold(int len, long timestamp) {
         LONG.set(value, 0, timestamp);
         cold.store(scratch, 0, len + 1, value, 0, 8);
+        filter.add(scratch, 1, len, timestamp);
     }
 
     /** Copies the id of {@code row} into {@link #scratch} after the tag byte; returns its length. */

@@ -1,5 +1,6 @@
 package io.railgun.engine.state.durable;
 
+import io.railgun.engine.state.LayeredBloomFilter;
 import io.railgun.engine.state.StateReader;
 
 /**
@@ -9,7 +10,7 @@ import io.railgun.engine.state.StateReader;
  * reused checkpoint after checkpoint, so its arena grows once to the copies' size), then either
  * {@code snapshot} (the changes before the checkpoint being taken began) or {@code writing} (those
  * of the checkpoint being written: a checkpoint begins once the last one is written, so never
- * both), then RocksDB — unless the {@link StoredKeyFilter} of keys ever stored says a key never was
+ * both), then RocksDB — unless the {@link LayeredBloomFilter} of keys ever stored says a key never was
  * (key tables; dedup ids are always looked up): then none of these is asked.
  *
  * <p>A value is whole or a patch ({@link WriteBuffer#isPatch}); a read takes the newest whole value
@@ -21,7 +22,7 @@ import io.railgun.engine.state.StateReader;
 final class ChangeBuffers {
     private static final int LAYERS = 4;
     private final StateDb db;
-    private final StoredKeyFilter stored;
+    private final LayeredBloomFilter stored;
     private WriteBuffer current = new WriteBuffer();
     private WriteBuffer spare = new WriteBuffer();
     private WriteBuffer snapshot;
@@ -39,7 +40,7 @@ final class ChangeBuffers {
     private long wholeBytes;
     private long patchBytes;
 
-    ChangeBuffers(StateDb db, StoredKeyFilter stored) {
+    ChangeBuffers(StateDb db, LayeredBloomFilter stored) {
         this.db = db;
         this.stored = stored;
     }

@@ -1,5 +1,6 @@
 package io.railgun.engine.state.durable;
 
+import io.railgun.engine.state.LayeredBloomFilter;
 import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.state.KeyedState;
 import io.railgun.engine.state.StateReader;
@@ -18,7 +19,7 @@ import org.rocksdb.RocksDBException;
  * and RocksDB is never written on an event's path.
  *
  * <p><b>Tiers.</b> A key evicted from the hot tier changed goes to a {@link WriteBuffer} (memory);
- * reading a key that is not hot looks in the write buffers, then — unless the {@link StoredKeyFilter}
+ * reading a key that is not hot looks in the write buffers, then — unless the {@link LayeredBloomFilter}
  * of keys ever stored says it never was — in RocksDB (block cache, bloom filters, disk): see
  * {@link ChangeBuffers}. RocksDB's layout and on-disk format: {@link StateDb}.
  *
@@ -62,7 +63,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             // ids of a long horizon are not read back at open, and their lookups go to RocksDB.
             // A first layer for twice the hot keys, at most 2^21 (8 MiB): the cap may be "unbounded"
             // (a budget decides) and the filter adds layers as keys come anyway
-            StoredKeyFilter stored = new StoredKeyFilter(Math.min(1L << 21, 2L * options.hotKeys()));
+            LayeredBloomFilter stored = new LayeredBloomFilter(Math.min(1L << 21, 2L * options.hotKeys()));
             db.addStoredKeys(stored, prefixOf(DEDUP_TABLE));
             this.buffers = new ChangeBuffers(db, stored);
             this.writer = new CheckpointWriter(db.db, db.stateFamily, db.metaFamily, StateDb.CHECKPOINT_KEY, directory,

@@ -1,5 +1,6 @@
 package io.railgun.engine.state.durable;
 
+import io.railgun.engine.state.LayeredBloomFilter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -142,7 +143,7 @@ final class StateDb implements AutoCloseable {
     }
 
     /** Adds every stored key to {@code stored} but those of the table under {@code skipPrefix} (the dedup ids). */
-    void addStoredKeys(StoredKeyFilter stored, byte[] skipPrefix) {
+    void addStoredKeys(LayeredBloomFilter stored, byte[] skipPrefix) {
         byte[] after = skipPrefix.clone();
         after[after.length - 1] = 1;
         try (RocksIterator it = db.newIterator(stateFamily)) {

@@ -1,6 +1,7 @@
-package io.railgun.engine.state.durable;
+package io.railgun.engine.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -13,15 +14,16 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * {@link StoredKeyFilter} against the set of keys added (brute force): never a false negative,
+ * {@link LayeredBloomFilter} against the set of keys added (brute force): never a false negative,
  * whatever the keys (0 to 40 bytes, at offsets) and however many layers they grow into; false
- * positives stay rare (checked on keys certainly never added).
+ * positives stay rare (checked on keys certainly never added); written and read back, it answers
+ * the same, and a truncated copy is refused.
  */
-class StoredKeyFilterPropertyTest {
+class LayeredBloomFilterPropertyTest {
     @Property(tries = 60)
     void noKeyAddedIsEverReportedAbsent(@ForAll("seeds") long seed) {
         Random r = new Random(seed);
-        StoredKeyFilter filter = new StoredKeyFilter(1 + r.nextInt(5_000));
+        LayeredBloomFilter filter = new LayeredBloomFilter(1 + r.nextInt(5_000));
         Set<String> added = new HashSet<>();
         int n = r.nextInt(r.nextBoolean() ? 2_000 : 60_000);
         for (int i = 0; i < n; i++) {
@@ -46,6 +48,22 @@ class StoredKeyFilterPropertyTest {
             byte[] ab = a.getBytes(StandardCharsets.UTF_8);
             assertThat(filter.mightContain(ab, 0, ab.length)).as("added %s", a).isTrue();
         }
+        // written and read back: the same answers, for every key added and for others
+        byte[] out = new byte[filter.serializedBytes() + 3];
+        assertThat(filter.writeTo(out, 3)).isEqualTo(out.length);
+        LayeredBloomFilter read = LayeredBloomFilter.readFrom(out, 3, out.length - 3);
+        assertThat(read.bytes()).isEqualTo(filter.bytes());
+        assertThat(read.keys()).isEqualTo(filter.keys());
+        for (String a : added) {
+            byte[] ab = a.getBytes(StandardCharsets.UTF_8);
+            assertThat(read.mightContain(ab, 0, ab.length)).as("added %s, read back", a).isTrue();
+        }
+        for (int i = 0; i < 1_000; i++) {
+            byte[] b = ("other-" + i).getBytes(StandardCharsets.UTF_8);
+            assertThat(read.mightContain(b, 0, b.length)).isEqualTo(filter.mightContain(b, 0, b.length));
+        }
+        assertThatThrownBy(() -> LayeredBloomFilter.readFrom(out, 3, out.length - 4))
+                .isInstanceOf(IllegalArgumentException.class);
         int falsePositives = 0;
         int probes = 20_000;
         for (int i = 0; i < probes; i++) {

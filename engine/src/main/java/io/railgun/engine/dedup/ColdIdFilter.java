@@ -1,0 +1,336 @@
+package io.railgun.engine.dedup;
+
+import io.railgun.engine.state.ColdKeys;
+import io.railgun.engine.state.LayeredBloomFilter;
+import io.railgun.engine.state.StateReader;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * The dedup ids of a durable task's cold tier (those RocksDB holds) as Bloom filters in memory, so
+ * that a new id, the common case, is not looked up in RocksDB: a lookup there answered "absent"
+ * only after a JNI call, a memtable and the SST files' bloom filters, once per event (FRAUD, 1 M
+ * cards: 1.15 RocksDB reads per event, 35% of the durable task's time).
+ *
+ * <p><b>Generations.</b> Ids leave the cold tier in the order of their timestamps (the forget cursor
+ * at {@code T - H - 1}), and a Bloom filter cannot remove a key; so the ids are kept in generations
+ * by timestamp, each a {@link LayeredBloomFilter} of the ids with {@code t} in
+ * {@code [g * span, (g + 1) * span)}, and a generation goes whole once the forget boundary passes
+ * its end. The span is a quarter of the cold tier's width when the filter is made ({@code H - Hh}),
+ * so a lookup asks five or six generations (a cache line each, one hash for all), and the
+ * forgotten ids a generation still holds (at most one span's) only cost false positives. A new
+ * generation is sized for the ids its span is expected to get ({@link #expect}), so it has one
+ * layer.
+ *
+ * <p><b>Completeness.</b> No false negatives for the ids with {@code t > completeAfter}: every id
+ * stored in the cold tier is added, unless the filter gave up. Ids at or before {@code completeAfter}
+ * may be missing (a store restored from a checkpoint taken before the filter existed: the ids it
+ * spilled), so until the forget boundary passes it, {@link #mightContain} says "maybe" to all. The
+ * filter gives up (says "maybe" to all, for good, and drops its generations) when it would pass
+ * {@link #MAX_BYTES} or {@link #MAX_GENERATIONS}: at 1.25 bytes an id, 100 million cold ids.
+ *
+ * <p><b>Durability.</b> {@link #save} puts into the checkpoint being begun (through the cold tier's
+ * {@link ColdKeys}, so in the same atomic batch as the ids) the generations that changed since the
+ * last one, deletes the ones dropped, and a directory; {@link #load} reads them back, so a restored
+ * task does not rebuild the filter from its ids. Keys: tag 2 for the directory, tag 3 and the
+ * generation number for a generation (the ids' keys have tag 1, {@code DedupIds}'s mark tag 0).
+ *
+ * <p>Allocation: a generation's layers as it fills; saving reuses one buffer. Owned by the task's thread.
+ */
+public final class ColdIdFilter {
+    /** The most heap the generations may take before the filter gives up. */
+    public static final long MAX_BYTES = 128L << 20;
+    static final int MAX_GENERATIONS = 64;
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final byte[] DIRECTORY_KEY = {2};
+    private static final byte GENERATION_TAG = 3;
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final int FORMAT = 1;
+    // the directory: format (int), span, completeAfter, count (int), then the generations' numbers
+    private static final int DIRECTORY_HEAD = 24;
+
+    private final long span;
+    // the live generations, by number (ascending); a slot of filters is null once dropped
+    private long[] numbers = new long[16];
+    private LayeredBloomFilter[] filters = new LayeredBloomFilter[16];
+    private boolean[] dirty = new boolean[16];
+    private int count;
+    private long[] dropped = new long[8]; // numbers dropped since the last save
+    private int droppedCount;
+    private long completeAfter;
+    private long forgetBoundary = Long.MIN_VALUE;
+    private long bytes;
+    private long expectedPerGeneration;
+    private final byte[] key = new byte[9];
+    private byte[] out = new byte[0];
+
+    /**
+     * A filter for a cold tier {@code widthMs} wide ({@code H - Hh}), missing no id with a
+     * timestamp after {@code completeAfter} (Long.MIN_VALUE: complete).
+     */
+    public static ColdIdFilter forWidth(long widthMs, long completeAfter) {
+        return new ColdIdFilter(spanFor(widthMs), completeAfter);
+    }
+
+    /**
+     * A filter replacing {@code old} (its generations are deleted at the next {@link #save}): for a
+     * cold tier of a new width, missing no id after {@code completeAfter}.
+     */
+    public static ColdIdFilter replacing(ColdIdFilter old, long widthMs, long completeAfter) {
+        ColdIdFilter f = forWidth(widthMs, completeAfter);
+        for (int i = 0; i < old.droppedCount; i++) {
+            f.markDropped(old.dropped[i]);
+        }
+        for (int i = 0; i < old.count; i++) {
+            f.markDropped(old.numbers[i]);
+        }
+        return f;
+    }
+
+    /** Whether this filter's generations suit a cold tier {@code widthMs} wide (else: {@link #replacing}). */
+    public boolean suits(long widthMs) {
+        long s = spanFor(widthMs);
+        return span <= 2 * s && s <= 2 * span;
+    }
+
+    private static long spanFor(long widthMs) {
+        return Math.max(1, widthMs / 4);
+    }
+
+    private ColdIdFilter(long span, long completeAfter) {
+        this.span = span;
+        this.completeAfter = completeAfter;
+        this.key[0] = GENERATION_TAG;
+    }
+
+    /**
+     * The ids expected: {@code ids} over {@code overMs} of event time (the hot tier's now), so that
+     * a new generation is sized for its span's ids at once.
+     */
+    public void expect(long ids, long overMs) {
+        if (overMs > 0) {
+            expectedPerGeneration = (long) Math.min(1e12, (double) ids * span / overMs);
+        }
+    }
+
+    /** Adds a cold id (its bytes) of an event with timestamp {@code t}. */
+    public void add(byte[] id, int offset, int length, long t) {
+        if (completeAfter == Long.MAX_VALUE) {
+            return; // gave up
+        }
+        long g = Math.floorDiv(t, span);
+        int i = find(g);
+        if (i < 0) {
+            if (count == MAX_GENERATIONS) {
+                giveUp();
+                return;
+            }
+            // sized like the newest generation so far (ids arrive at about the same rate), or from the
+            // rate the caller expects: a generation grown layer by layer asks each layer at a lookup
+            long expected = Math.max(Math.max(1024, expectedPerGeneration), count > 0 ? filters[count - 1].keys() : 0);
+            i = insert(-i - 1, g, new LayeredBloomFilter(expected));
+        }
+        LayeredBloomFilter f = filters[i];
+        long before = f.bytes();
+        f.add(id, offset, length);
+        dirty[i] = true;
+        bytes += f.bytes() - before;
+        if (bytes > MAX_BYTES) {
+            giveUp();
+        }
+    }
+
+    /** False when no id with these bytes is in the cold tier (one with a timestamp within the horizon). */
+    public boolean mightContain(byte[] id, int offset, int length) {
+        if (forgetBoundary < completeAfter) {
+            return true;
+        }
+        long h = LayeredBloomFilter.hash(id, offset, length);
+        for (int i = count - 1; i >= 0; i--) {
+            if (filters[i].mightContainHash(h)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The cold tier holds the ids with timestamps after {@code boundary} only: the generations
+     * entirely at or before it go. (The boundary moves back when the horizon grows: the ids it
+     * then holds again are added anew.)
+     */
+    public void forgetBefore(long boundary) {
+        forgetBoundary = boundary;
+        // generation g holds [g * span, (g + 1) * span - 1]: gone when its end is at or before the boundary
+        long firstLive = boundary == Long.MAX_VALUE ? Long.MAX_VALUE : Math.floorDiv(boundary + 1, span);
+        int gone = 0;
+        while (gone < count && numbers[gone] < firstLive) {
+            gone++;
+        }
+        if (gone > 0) {
+            for (int i = 0; i < gone; i++) {
+                bytes -= filters[i].bytes();
+                markDropped(numbers[i]);
+            }
+            System.arraycopy(numbers, gone, numbers, 0, count - gone);
+            System.arraycopy(filters, gone, filters, 0, count - gone);
+            System.arraycopy(dirty, gone, dirty, 0, count - gone);
+            Arrays.fill(filters, count - gone, count, null);
+            count -= gone;
+        }
+    }
+
+    /** Whether the filter answers (else every lookup goes to RocksDB): complete, and has not given up. */
+    public boolean answers() {
+        return forgetBoundary >= completeAfter;
+    }
+
+    /** Heap bytes of the generations' bits. */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Live generations. */
+    public int generations() {
+        return count;
+    }
+
+    /**
+     * Puts the generations changed since the last save, deletions of those dropped, and the
+     * directory into {@code cold}'s changes (so into the checkpoint being begun).
+     */
+    public void save(ColdKeys cold) {
+        for (int i = 0; i < droppedCount; i++) {
+            LONG.set(key, 1, dropped[i]);
+            cold.delete(key, 0, 9);
+        }
+        droppedCount = 0;
+        for (int i = 0; i < count; i++) {
+            if (dirty[i]) {
+                int n = filters[i].serializedBytes();
+                ensureOut(n);
+                filters[i].writeTo(out, 0);
+                LONG.set(key, 1, numbers[i]);
+                cold.store(key, 0, 9, out, 0, n);
+                dirty[i] = false;
+            }
+        }
+        int n = DIRECTORY_HEAD + 8 * count;
+        ensureOut(n);
+        INT.set(out, 0, FORMAT);
+        LONG.set(out, 4, span);
+        LONG.set(out, 12, completeAfter);
+        INT.set(out, 20, count);
+        for (int i = 0; i < count; i++) {
+            LONG.set(out, DIRECTORY_HEAD + 8 * i, numbers[i]);
+        }
+        cold.store(DIRECTORY_KEY, 0, 1, out, 0, n);
+    }
+
+    /**
+     * The filter a checkpoint saved in {@code cold}, or null when it saved none (a checkpoint of a
+     * version without the filter, or of a task whose cold tier was not active).
+     *
+     * @throws IllegalStateException when what it saved is corrupt
+     */
+    public static ColdIdFilter load(ColdKeys cold) {
+        StateReader r = new StateReader();
+        if (!cold.load(DIRECTORY_KEY, 0, 1, r)) {
+            return null;
+        }
+        byte[] b = r.buffer();
+        int at = r.position();
+        if (r.remaining() < DIRECTORY_HEAD || (int) INT.get(b, at) != FORMAT) {
+            throw new IllegalStateException("the dedup ids' filter directory is corrupt or of an unknown format");
+        }
+        long span = (long) LONG.get(b, at + 4);
+        long completeAfter = (long) LONG.get(b, at + 12);
+        int count = (int) INT.get(b, at + 20);
+        if (span < 1 || count < 0 || count > MAX_GENERATIONS || r.remaining() < DIRECTORY_HEAD + 8 * count) {
+            throw new IllegalStateException("the dedup ids' filter directory is corrupt");
+        }
+        long[] numbers = new long[count];
+        for (int i = 0; i < count; i++) {
+            numbers[i] = (long) LONG.get(b, at + DIRECTORY_HEAD + 8 * i);
+        }
+        ColdIdFilter f = new ColdIdFilter(span, completeAfter);
+        for (long g : numbers) {
+            LONG.set(f.key, 1, g);
+            if (!cold.load(f.key, 0, 9, r)) {
+                throw new IllegalStateException("the dedup ids' filter generation " + g + " is missing");
+            }
+            LayeredBloomFilter filter;
+            try {
+                filter = LayeredBloomFilter.readFrom(r.buffer(), r.position(), r.remaining());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("the dedup ids' filter generation " + g + " is corrupt: " + e.getMessage(), e);
+            }
+            int i = f.insert(f.count, g, filter);
+            f.dirty[i] = false;
+        }
+        return f;
+    }
+
+    /** Drops every generation (the cold tier is no longer active; its ids went back to memory). */
+    public void clear() {
+        for (int i = 0; i < count; i++) {
+            markDropped(numbers[i]);
+            filters[i] = null;
+        }
+        count = 0;
+        bytes = 0;
+    }
+
+    /** Drops everything and says "maybe" for good (the store's RocksDB lookups carry on as before). */
+    private void giveUp() {
+        clear();
+        completeAfter = Long.MAX_VALUE;
+    }
+
+    private void markDropped(long g) {
+        if (droppedCount == dropped.length) {
+            dropped = Arrays.copyOf(dropped, droppedCount * 2);
+        }
+        dropped[droppedCount++] = g;
+    }
+
+    /** The index of generation g, or -(insertion point) - 1. */
+    private int find(long g) {
+        // the newest generations are the likely ones: search from the end
+        for (int i = count - 1; i >= 0; i--) {
+            if (numbers[i] == g) {
+                return i;
+            }
+            if (numbers[i] < g) {
+                return -(i + 1) - 1;
+            }
+        }
+        return -1;
+    }
+
+    /** Puts generation g's filter at index {@code at} (the numbers stay ascending); returns {@code at}. */
+    private int insert(int at, long g, LayeredBloomFilter filter) {
+        if (count == numbers.length) {
+            numbers = Arrays.copyOf(numbers, count * 2);
+            filters = Arrays.copyOf(filters, count * 2);
+            dirty = Arrays.copyOf(dirty, count * 2);
+        }
+        System.arraycopy(numbers, at, numbers, at + 1, count - at);
+        System.arraycopy(filters, at, filters, at + 1, count - at);
+        System.arraycopy(dirty, at, dirty, at + 1, count - at);
+        numbers[at] = g;
+        filters[at] = filter;
+        dirty[at] = true;
+        count++;
+        bytes += filter.bytes();
+        return at;
+    }
+
+    private void ensureOut(int n) {
+        if (out.length < n) {
+            out = new byte[Math.max(n, out.length * 2)];
+        }
+    }
+}
