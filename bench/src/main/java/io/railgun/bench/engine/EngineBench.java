@@ -192,10 +192,12 @@ public final class EngineBench {
         }
         if (o.durable()) {
             long rocksAfterClose = ProcessProbes.sizeOf(bench.stateDirs);
-            long finalBytes = 0, finalNanos = 0;
+            long finalBytes = 0, finalNanos = 0, filterBytes = 0, filterNegatives = 0;
             for (TaskProcessor t : taskArray) {
                 finalBytes += t.durableState().lastCheckpointBytes();
                 finalNanos = Math.max(finalNanos, t.durableState().lastCheckpointNanos());
+                filterBytes += t.dedupFilterBytes();
+                filterNegatives += t.dedupFilterNegatives();
             }
             DurableCounters a = durableAfter, b = durableBefore;
             System.out.printf("         durable: %,d checkpoints in the timed part (%,d in all, every %,d ms), last %.1f MB in %,d ms;"
@@ -207,6 +209,8 @@ public final class EngineBench {
                     a.evictions() - b.evictions(), (double) (a.evictions() - b.evictions()) / timed, a.coldLoads() - b.coldLoads(),
                     (double) (a.coldLoads() - b.coldLoads()) / timed, a.coldReads() - b.coldReads(),
                     (double) (a.coldReads() - b.coldReads()) / timed, a.evictions(), a.coldLoads(), a.coldReads());
+            System.out.printf("         durable: filter of the cold dedup ids %.2f MiB, %,d RocksDB lookups ruled out in all%n",
+                    filterBytes / 1048576.0, filterNegatives);
             System.out.printf("         durable: RocksDB %.1f MB on disk at the end of the timed part, %.1f MB after close;"
                             + " close() %,d ms (final checkpoint %.1f MB in %,d ms)%n",
                     rocksBytes / 1048576.0, rocksAfterClose / 1048576.0, closeNs / 1_000_000, finalBytes / 1048576.0,

@@ -29,12 +29,18 @@ import java.util.Arrays;
  * may be missing (a store restored from a checkpoint taken before the filter existed: the ids it
  * spilled), so until the forget boundary passes it, {@link #mightContain} says "maybe" to all. The
  * filter gives up (says "maybe" to all, for good, and drops its generations) when it would pass
- * {@link #MAX_BYTES} or {@link #MAX_GENERATIONS}: at 1.25 bytes an id, 100 million cold ids.
+ * {@link #MAX_BYTES} or {@link #MAX_GENERATIONS}: some 50 million cold ids (a layer's bits are rounded
+ * up to a power of two, and the live generations hold the tier plus up to a span of forgotten ids:
+ * 2-3 bytes per cold id; FRAUD with 1 M cards, 2.5 MiB for about a million). Ids spilled at or before
+ * the forget boundary (after a jump in time) are not added: the tier forgets them at once.
  *
  * <p><b>Durability.</b> {@link #save} puts into the checkpoint being begun (through the cold tier's
  * {@link ColdKeys}, so in the same atomic batch as the ids) the generations that changed since the
- * last one, deletes the ones dropped, and a directory; {@link #load} reads them back, so a restored
- * task does not rebuild the filter from its ids. Keys: tag 2 for the directory, tag 3 and the
+ * last one (the newest whole, each time: its share of the filter goes through the write buffers),
+ * deletes the ones dropped, and a directory with the checkpoint's spill mark; {@link #restore} reads
+ * them back, so a restored task does not rebuild the filter from its ids, unless the mark differs
+ * (a version without the filter took checkpoints since): then a new filter says "maybe" until the
+ * ids spilled up to the mark are forgotten. Keys: tag 2 for the directory, tag 3 and the
  * generation number for a generation (the ids' keys have tag 1, {@code DedupIds}'s mark tag 0).
  *
  * <p>Allocation: a generation's layers as it fills; saving reuses one buffer. Owned by the task's thread.
@@ -43,13 +49,16 @@ public final class ColdIdFilter {
     /** The most heap the generations may take before the filter gives up. */
     public static final long MAX_BYTES = 128L << 20;
     static final int MAX_GENERATIONS = 64;
+    // a generation sized for more ids than this grows in layers (one of 8 M ids: 16 MiB)
+    private static final long MAX_EXPECTED = 8L << 20;
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final byte[] DIRECTORY_KEY = {2};
     private static final byte GENERATION_TAG = 3;
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int FORMAT = 1;
-    // the directory: format (int), span, completeAfter, count (int), then the generations' numbers
-    private static final int DIRECTORY_HEAD = 24;
+    // the directory: format (int), span, completeAfter, the checkpoint's spill mark, count (int), then
+    // the generations' numbers
+    private static final int DIRECTORY_HEAD = 32;
 
     private final long span;
     // the live generations, by number (ascending); a slot of filters is null once dropped
@@ -89,6 +98,50 @@ public final class ColdIdFilter {
         return f;
     }
 
+    /**
+     * The filter for a cold tier whose horizon changed: {@code current} (null: none yet) when it
+     * suits the tier's new width, else a new one missing no id after {@code coldHigh} (the latest
+     * timestamp of an id the tier holds, or Long.MIN_VALUE when it held none: all it holds from
+     * now on is added). An inactive tier's filter is cleared (its ids go back to memory) and kept,
+     * so that the next save deletes its generations.
+     */
+    public static ColdIdFilter adopt(ColdIdFilter current, boolean active, long widthMs, long coldHigh) {
+        if (!active) {
+            if (current != null) {
+                current.clear();
+            }
+            return current;
+        }
+        if (current == null) {
+            return forWidth(widthMs, coldHigh);
+        }
+        if (coldHigh == Long.MIN_VALUE || !current.suits(widthMs)) {
+            return replacing(current, widthMs, coldHigh);
+        }
+        return current;
+    }
+
+    /**
+     * The filter of a restored cold tier: the one its checkpoint saved (with {@code mark}, the
+     * checkpoint's spill mark); or, when it saved none, or one of another checkpoint (written by
+     * a version without the filter since), a new one that says "maybe" until the ids up to the
+     * mark are forgotten. For an inactive tier: the saved one cleared (its generations are deleted
+     * at the next save), or null.
+     */
+    public static ColdIdFilter restore(ColdKeys cold, long mark, boolean active, long widthMs) {
+        ColdIdFilter saved = load(cold, mark);
+        if (!active) {
+            if (saved != null) {
+                saved.clear();
+            }
+            return saved;
+        }
+        if (saved == null) {
+            return forWidth(widthMs, mark);
+        }
+        return saved.suits(widthMs) ? saved : replacing(saved, widthMs, mark);
+    }
+
     /** Whether this filter's generations suit a cold tier {@code widthMs} wide (else: {@link #replacing}). */
     public boolean suits(long widthMs) {
         long s = spanFor(widthMs);
@@ -111,14 +164,14 @@ public final class ColdIdFilter {
      */
     public void expect(long ids, long overMs) {
         if (overMs > 0) {
-            expectedPerGeneration = (long) Math.min(1e12, (double) ids * span / overMs);
+            expectedPerGeneration = (long) Math.min(MAX_EXPECTED, (double) ids * span / overMs);
         }
     }
 
     /** Adds a cold id (its bytes) of an event with timestamp {@code t}. */
     public void add(byte[] id, int offset, int length, long t) {
-        if (completeAfter == Long.MAX_VALUE) {
-            return; // gave up
+        if (completeAfter == Long.MAX_VALUE || t <= forgetBoundary) {
+            return; // gave up; or an id the tier forgets now (spilled after a jump in time)
         }
         long g = Math.floorDiv(t, span);
         int i = find(g);
@@ -199,9 +252,10 @@ public final class ColdIdFilter {
 
     /**
      * Puts the generations changed since the last save, deletions of those dropped, and the
-     * directory into {@code cold}'s changes (so into the checkpoint being begun).
+     * directory into {@code cold}'s changes (so into the checkpoint being begun, whose spill mark
+     * is {@code mark}: the directory keeps it, so that a restore knows it is this checkpoint's).
      */
-    public void save(ColdKeys cold) {
+    public void save(ColdKeys cold, long mark) {
         for (int i = 0; i < droppedCount; i++) {
             LONG.set(key, 1, dropped[i]);
             cold.delete(key, 0, 9);
@@ -222,7 +276,8 @@ public final class ColdIdFilter {
         INT.set(out, 0, FORMAT);
         LONG.set(out, 4, span);
         LONG.set(out, 12, completeAfter);
-        INT.set(out, 20, count);
+        LONG.set(out, 20, mark);
+        INT.set(out, 28, count);
         for (int i = 0; i < count; i++) {
             LONG.set(out, DIRECTORY_HEAD + 8 * i, numbers[i]);
         }
@@ -230,12 +285,13 @@ public final class ColdIdFilter {
     }
 
     /**
-     * The filter a checkpoint saved in {@code cold}, or null when it saved none (a checkpoint of a
-     * version without the filter, or of a task whose cold tier was not active).
+     * The filter the checkpoint whose spill mark is {@code mark} saved in {@code cold}, or null
+     * when it saved none (a checkpoint of a version without the filter, or of a task whose cold
+     * tier was never active), or the one there is another checkpoint's.
      *
      * @throws IllegalStateException when what it saved is corrupt
      */
-    public static ColdIdFilter load(ColdKeys cold) {
+    static ColdIdFilter load(ColdKeys cold, long mark) {
         StateReader r = new StateReader();
         if (!cold.load(DIRECTORY_KEY, 0, 1, r)) {
             return null;
@@ -247,13 +303,20 @@ public final class ColdIdFilter {
         }
         long span = (long) LONG.get(b, at + 4);
         long completeAfter = (long) LONG.get(b, at + 12);
-        int count = (int) INT.get(b, at + 20);
+        long savedMark = (long) LONG.get(b, at + 20);
+        int count = (int) INT.get(b, at + 28);
         if (span < 1 || count < 0 || count > MAX_GENERATIONS || r.remaining() < DIRECTORY_HEAD + 8 * count) {
             throw new IllegalStateException("the dedup ids' filter directory is corrupt");
+        }
+        if (savedMark != mark) {
+            return null; // a version without the filter took checkpoints since: the ids it spilled are not in it
         }
         long[] numbers = new long[count];
         for (int i = 0; i < count; i++) {
             numbers[i] = (long) LONG.get(b, at + DIRECTORY_HEAD + 8 * i);
+            if (i > 0 && numbers[i] <= numbers[i - 1]) {
+                throw new IllegalStateException("the dedup ids' filter directory is corrupt (generations out of order)");
+            }
         }
         ColdIdFilter f = new ColdIdFilter(span, completeAfter);
         for (long g : numbers) {

@@ -71,6 +71,7 @@ final class DedupIds implements AutoCloseable {
     private ReservoirCursor forgetCursor;
     private ReservoirCursor spillCursor; // null while the cold tier is not active
     private ColdIdFilter filter; // the cold ids' filter; null until the cold tier is first active
+    private long coldHigh = Long.MIN_VALUE; // the latest timestamp of an id the cold tier may hold
     private long filterNegatives;
 
     // where setHorizon and restore put the ids they read back (see place)
@@ -125,13 +126,15 @@ final class DedupIds implements AutoCloseable {
     /** The stream time moved to {@code time}: ids move to cold, or are forgotten. */
     void advance(long time) {
         streamTime = time;
+        if (coldActive) {
+            // first: after a jump in time the spill passes ids about to be forgotten, which the filter skips
+            filter.forgetBefore(boundary(horizonMs));
+        }
         if (spillCursor != null) {
             spillCursor.advanceTo(boundary(hotHorizonMs), spill);
         }
         if (coldActive) {
-            long forgetBoundary = boundary(horizonMs);
-            forgetCursor.advanceTo(forgetBoundary, forget);
-            filter.forgetBefore(forgetBoundary);
+            forgetCursor.advanceTo(boundary(horizonMs), forget);
         } else {
             forgetCursor.skipTo(boundary(horizonMs)); // it only keeps the horizon's events: no need to read them
         }
@@ -146,12 +149,16 @@ final class DedupIds implements AutoCloseable {
     void setHorizon(long newHorizonMs, long latenessMs) {
         boolean wasActive = coldActive;
         long oldForget = forgetCursor.boundary();
-        long oldSpill = spillCursor != null ? spillCursor.boundary() : oldForget;
+        // (ids up to coldHigh are cold too: past the spill boundary after a restore with a longer hot horizon)
+        long oldSpill = spillCursor != null ? Math.max(spillCursor.boundary(), coldHigh) : oldForget;
         horizonMs = newHorizonMs;
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs;
         closeSpill();
-        adoptFilter(wasActive, oldSpill);
+        filter = ColdIdFilter.adopt(filter, coldActive, horizonMs - hotHorizonMs, wasActive ? coldHigh : Long.MIN_VALUE);
+        if (!coldActive) {
+            coldHigh = Long.MIN_VALUE; // (the scans below move the cold ids to memory)
+        }
         if (streamTime == Long.MIN_VALUE) {
             if (coldActive) {
                 spillCursor = reservoir.openCursor(Long.MIN_VALUE);
@@ -160,6 +167,9 @@ final class DedupIds implements AutoCloseable {
         }
         long forgetBoundary = boundary(horizonMs);
         long spillBoundary = coldActive ? boundary(hotHorizonMs) : forgetBoundary;
+        if (coldActive) {
+            filter.forgetBefore(forgetBoundary); // before place adds to it: a longer horizon moves it back
+        }
         // first: a longer hot horizon revives the ids the index still holds, so place adds no twin
         hot.expireBefore(hotBoundary());
         // the ids were: cold in (oldForget, oldSpill] when the tier was active, hot after oldSpill;
@@ -181,29 +191,6 @@ final class DedupIds implements AutoCloseable {
         }
         if (coldActive) {
             spillCursor = reservoir.openCursor(spillBoundary);
-            filter.forgetBefore(forgetBoundary);
-        }
-    }
-
-    /**
-     * Gives the cold tier a filter that suits its width (H - Hh) when it is active: the same, or a
-     * new one. A new one misses none of the ids that go to cold from now on (all of them while the
-     * tier was not active: place adds them), but those cold already up to {@code oldSpill} when it
-     * was. An inactive tier's filter is cleared (its ids went back to memory).
-     */
-    private void adoptFilter(boolean wasActive, long oldSpill) {
-        if (!coldActive) {
-            if (filter != null) {
-                filter.clear();
-            }
-            return;
-        }
-        long width = horizonMs - hotHorizonMs;
-        long completeAfter = wasActive ? oldSpill : Long.MIN_VALUE;
-        if (filter == null) {
-            filter = ColdIdFilter.forWidth(width, completeAfter);
-        } else if (!wasActive || !filter.suits(width)) {
-            filter = ColdIdFilter.replacing(filter, width, completeAfter);
         }
     }
 
@@ -227,31 +214,17 @@ final class DedupIds implements AutoCloseable {
         placeForget = boundary;
         placeSpill = boundary;
         placeFromCold = false; // the ids read back are after the checkpoint's spill mark
+        coldHigh = Long.MIN_VALUE;
+        long mark = cold == null ? Long.MIN_VALUE : spilledMark();
+        filter = cold == null ? null : ColdIdFilter.restore(cold, mark, coldActive, horizonMs - hotHorizonMs);
         if (coldActive) {
             spillCursor = reservoir.openCursor(boundary(hotHorizonMs));
             placeSpill = spillCursor.boundary();
-            long mark = spilledMark();
             from = Math.max(from, mark);
-            restoreFilter(mark);
+            coldHigh = mark;
             filter.forgetBefore(boundary);
         }
         scan(from, Long.MAX_VALUE, place);
-    }
-
-    /**
-     * The filter the checkpoint saved; or, when it saved none (a checkpoint of a version without
-     * it), a new one that says "maybe" until the ids it spilled (up to {@code mark}) are forgotten.
-     */
-    private void restoreFilter(long mark) {
-        long width = horizonMs - hotHorizonMs;
-        ColdIdFilter saved = ColdIdFilter.load(cold);
-        if (saved == null) {
-            filter = ColdIdFilter.forWidth(width, mark);
-        } else if (!saved.suits(width)) {
-            filter = ColdIdFilter.replacing(saved, width, mark);
-        } else {
-            filter = saved;
-        }
     }
 
     /**
@@ -262,10 +235,11 @@ final class DedupIds implements AutoCloseable {
         if (cold == null) {
             return;
         }
-        LONG.set(value, 0, spillCursor == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : spillCursor.boundary());
+        long mark = spillCursor == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : spillCursor.boundary();
+        LONG.set(value, 0, mark);
         cold.store(MARK_KEY, 0, 1, value, 0, 8);
         if (filter != null) {
-            filter.save(cold);
+            filter.save(cold, mark);
         }
     }
 
@@ -376,6 +350,7 @@ final class DedupIds implements AutoCloseable {
         LONG.set(value, 0, timestamp);
         cold.store(scratch, 0, len + 1, value, 0, 8);
         filter.add(scratch, 1, len, timestamp);
+        coldHigh = Math.max(coldHigh, timestamp);
     }
 
     /** Copies the id of {@code row} into {@link #scratch} after the tag byte; returns its length. */

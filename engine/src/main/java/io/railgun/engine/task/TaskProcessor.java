@@ -257,6 +257,16 @@ public final class TaskProcessor implements AutoCloseable {
         return ids.coldDuplicates();
     }
 
+    /** New ids the filter of cold ids kept from a lookup in the durable store, since the task was opened. */
+    public long dedupFilterNegatives() {
+        return ids.filterNegatives();
+    }
+
+    /** Heap bytes of the filter of the cold ids (outside the state budget; 0 without a cold tier). */
+    public long dedupFilterBytes() {
+        return ids.filterBytes();
+    }
+
     /** Number of events held in the reservoir. */
     public long reservoirSize() {
         return reservoir.size();

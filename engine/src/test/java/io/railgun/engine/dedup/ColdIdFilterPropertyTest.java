@@ -34,6 +34,9 @@ class ColdIdFilterPropertyTest {
         Map<String, Long> saved = new HashMap<>(); // the tier as of the last save (a checkpoint)
         long clock = r.nextLong(-1_000_000, 1_000_000);
         long boundary = clock - width;
+        long mark = 0; // the checkpoints' spill marks, here a count
+        long completeAfter = Long.MIN_VALUE; // what the test's filter may miss
+        long savedCompleteAfter = Long.MIN_VALUE;
         int ops = 2_000 + r.nextInt(20_000);
         for (int op = 0; op < ops; op++) {
             int what = r.nextInt(1000);
@@ -49,26 +52,42 @@ class ColdIdFilterPropertyTest {
                 tier.values().removeIf(t -> t <= b);
                 filter.forgetBefore(boundary);
             } else if (what < 985) { // a checkpoint
-                filter.save(store);
+                filter.save(store, ++mark);
                 saved = new HashMap<>(tier);
+                savedCompleteAfter = completeAfter;
             } else if (what < 997) { // a crash, and a restore from the last checkpoint
-                ColdIdFilter loaded = ColdIdFilter.load(store);
+                assertThat(ColdIdFilter.load(store, mark + 1)).as("another checkpoint's filter").isNull();
+                ColdIdFilter loaded = ColdIdFilter.load(store, mark);
                 tier = new HashMap<>(saved);
                 long b = boundary;
                 tier.values().removeIf(t -> t <= b);
                 if (loaded == null) {
                     filter = ColdIdFilter.forWidth(width, Long.MIN_VALUE);
+                    completeAfter = Long.MIN_VALUE;
                     assertThat(tier).as("nothing saved, nothing cold").isEmpty();
                 } else {
                     filter = loaded;
+                    completeAfter = savedCompleteAfter;
                 }
                 filter.forgetBefore(boundary);
+                if (!filter.suits(width)) { // saved before the horizon's last change (as DedupIds restores)
+                    long coldHigh = tier.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
+                    filter = ColdIdFilter.replacing(filter, width, coldHigh);
+                    completeAfter = coldHigh;
+                    filter.forgetBefore(boundary);
+                }
             } else { // the horizon changes: a new filter, missing what the tier holds now
                 width = 1 + r.nextInt(100_000);
-                long completeAfter = tier.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
-                filter = filter.suits(width) ? filter : ColdIdFilter.replacing(filter, width, completeAfter);
+                long coldHigh = tier.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
+                if (!filter.suits(width)) {
+                    filter = ColdIdFilter.replacing(filter, width, coldHigh);
+                    completeAfter = coldHigh;
+                }
                 filter.forgetBefore(boundary);
             }
+            // it answers as soon as what it may miss is forgotten (a filter that always said "maybe" fails here)
+            assertThat(filter.answers()).as("answers, boundary %d, complete after %d, %d generations, %d bytes, width %d, op %d", boundary, completeAfter, filter.generations(), filter.bytes(), width, op)
+                    .isEqualTo(boundary >= completeAfter);
             if (op % 97 == 0 || op == ops - 1) {
                 for (Map.Entry<String, Long> e : tier.entrySet()) {
                     byte[] b = bytes(e.getKey());
@@ -77,7 +96,7 @@ class ColdIdFilterPropertyTest {
                 }
             }
         }
-        filter.save(store);
+        filter.save(store, ++mark);
         assertThat(store.generations()).as("generations in the store: the filter's only").isEqualTo(filter.generations());
         if (filter.answers()) {
             int falsePositives = 0;
@@ -115,8 +134,22 @@ class ColdIdFilterPropertyTest {
         f.forgetBefore(Long.MAX_VALUE - 1);
         assertThat(f.mightContain(bytes("never"), 0, 5)).isTrue();
         MapStore store = new MapStore();
-        f.save(store);
-        assertThat(ColdIdFilter.load(store).answers()).as("given up, saved so").isFalse();
+        f.save(store, 7);
+        assertThat(ColdIdFilter.load(store, 7).answers()).as("given up, saved so").isFalse();
+    }
+
+    @Test
+    void idsSpilledAfterAJumpInTimeAreNotAddedWhenForgottenAtOnce() {
+        ColdIdFilter f = ColdIdFilter.forWidth(60, Long.MIN_VALUE); // span 15
+        f.forgetBefore(10_000); // the stream jumped: the ids spilled next are forgotten at once
+        for (int t = 0; t <= 10_000; t++) {
+            f.add(bytes("id" + t), 0, bytes("id" + t).length, t);
+        }
+        assertThat(f.generations()).isZero();
+        assertThat(f.answers()).isTrue();
+        f.add(bytes("late"), 0, 4, 10_001);
+        assertThat(f.generations()).isOne();
+        assertThat(f.mightContain(bytes("late"), 0, 4)).isTrue();
     }
 
     @Provide
