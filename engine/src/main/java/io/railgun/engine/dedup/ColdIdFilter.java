@@ -2,10 +2,6 @@ package io.railgun.engine.dedup;
 
 import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.state.LayeredBloomFilter;
-import io.railgun.engine.state.StateReader;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -34,14 +30,8 @@ import java.util.Arrays;
  * 2-3 bytes per cold id; FRAUD with 1 M cards, 2.5 MiB for about a million). Ids spilled at or before
  * the forget boundary (after a jump in time) are not added: the tier forgets them at once.
  *
- * <p><b>Durability.</b> {@link #save} puts into the checkpoint being begun (through the cold tier's
- * {@link ColdKeys}, so in the same atomic batch as the ids) the generations that changed since the
- * last one (the newest whole, each time: its share of the filter goes through the write buffers),
- * deletes the ones dropped, and a directory with the checkpoint's spill mark; {@link #restore} reads
- * them back, so a restored task does not rebuild the filter from its ids, unless the mark differs
- * (a version without the filter took checkpoints since): then a new filter says "maybe" until the
- * ids spilled up to the mark are forgotten. Keys: tag 2 for the directory, tag 3 and the
- * generation number for a generation (the ids' keys have tag 1, {@code DedupIds}'s mark tag 0).
+ * <p><b>Durability.</b> Saved with each checkpoint and read back at a restore by
+ * {@link SavedColdIdFilter}, so a restored task does not rebuild it from its ids.
  *
  * <p>Allocation: a generation's layers as it fills; saving reuses one buffer. Owned by the task's thread.
  */
@@ -51,15 +41,6 @@ public final class ColdIdFilter {
     static final int MAX_GENERATIONS = 64;
     // a generation sized for more ids than this grows in layers (one of 8 M ids: 16 MiB)
     private static final long MAX_EXPECTED = 8L << 20;
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final byte[] DIRECTORY_KEY = {2};
-    private static final byte GENERATION_TAG = 3;
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final int FORMAT = 1;
-    // the directory: format (int), span, completeAfter, the checkpoint's spill mark, count (int), then
-    // the generations' numbers
-    private static final int DIRECTORY_HEAD = 32;
-
     private final long span;
     // the live generations, by number (ascending); a slot of filters is null once dropped
     private long[] numbers = new long[16];
@@ -72,8 +53,7 @@ public final class ColdIdFilter {
     private long forgetBoundary = Long.MIN_VALUE;
     private long bytes;
     private long expectedPerGeneration;
-    private final byte[] key = new byte[9];
-    private byte[] out = new byte[0];
+    private byte[] saveBuffer = new byte[0];
 
     /**
      * A filter for a cold tier {@code widthMs} wide ({@code H - Hh}), missing no id with a
@@ -121,27 +101,6 @@ public final class ColdIdFilter {
         return current;
     }
 
-    /**
-     * The filter of a restored cold tier: the one its checkpoint saved (with {@code mark}, the
-     * checkpoint's spill mark); or, when it saved none, or one of another checkpoint (written by
-     * a version without the filter since), a new one that says "maybe" until the ids up to the
-     * mark are forgotten. For an inactive tier: the saved one cleared (its generations are deleted
-     * at the next save), or null.
-     */
-    public static ColdIdFilter restore(ColdKeys cold, long mark, boolean active, long widthMs) {
-        ColdIdFilter saved = load(cold, mark);
-        if (!active) {
-            if (saved != null) {
-                saved.clear();
-            }
-            return saved;
-        }
-        if (saved == null) {
-            return forWidth(widthMs, mark);
-        }
-        return saved.suits(widthMs) ? saved : replacing(saved, widthMs, mark);
-    }
-
     /** Whether this filter's generations suit a cold tier {@code widthMs} wide (else: {@link #replacing}). */
     public boolean suits(long widthMs) {
         long s = spanFor(widthMs);
@@ -155,7 +114,6 @@ public final class ColdIdFilter {
     private ColdIdFilter(long span, long completeAfter) {
         this.span = span;
         this.completeAfter = completeAfter;
-        this.key[0] = GENERATION_TAG;
     }
 
     /**
@@ -250,90 +208,9 @@ public final class ColdIdFilter {
         return count;
     }
 
-    /**
-     * Puts the generations changed since the last save, deletions of those dropped, and the
-     * directory into {@code cold}'s changes (so into the checkpoint being begun, whose spill mark
-     * is {@code mark}: the directory keeps it, so that a restore knows it is this checkpoint's).
-     */
+    /** See {@link SavedColdIdFilter#save}. */
     public void save(ColdKeys cold, long mark) {
-        for (int i = 0; i < droppedCount; i++) {
-            LONG.set(key, 1, dropped[i]);
-            cold.delete(key, 0, 9);
-        }
-        droppedCount = 0;
-        for (int i = 0; i < count; i++) {
-            if (dirty[i]) {
-                int n = filters[i].serializedBytes();
-                ensureOut(n);
-                filters[i].writeTo(out, 0);
-                LONG.set(key, 1, numbers[i]);
-                cold.store(key, 0, 9, out, 0, n);
-                dirty[i] = false;
-            }
-        }
-        int n = DIRECTORY_HEAD + 8 * count;
-        ensureOut(n);
-        INT.set(out, 0, FORMAT);
-        LONG.set(out, 4, span);
-        LONG.set(out, 12, completeAfter);
-        LONG.set(out, 20, mark);
-        INT.set(out, 28, count);
-        for (int i = 0; i < count; i++) {
-            LONG.set(out, DIRECTORY_HEAD + 8 * i, numbers[i]);
-        }
-        cold.store(DIRECTORY_KEY, 0, 1, out, 0, n);
-    }
-
-    /**
-     * The filter the checkpoint whose spill mark is {@code mark} saved in {@code cold}, or null
-     * when it saved none (a checkpoint of a version without the filter, or of a task whose cold
-     * tier was never active), or the one there is another checkpoint's.
-     *
-     * @throws IllegalStateException when what it saved is corrupt
-     */
-    static ColdIdFilter load(ColdKeys cold, long mark) {
-        StateReader r = new StateReader();
-        if (!cold.load(DIRECTORY_KEY, 0, 1, r)) {
-            return null;
-        }
-        byte[] b = r.buffer();
-        int at = r.position();
-        if (r.remaining() < DIRECTORY_HEAD || (int) INT.get(b, at) != FORMAT) {
-            throw new IllegalStateException("the dedup ids' filter directory is corrupt or of an unknown format");
-        }
-        long span = (long) LONG.get(b, at + 4);
-        long completeAfter = (long) LONG.get(b, at + 12);
-        long savedMark = (long) LONG.get(b, at + 20);
-        int count = (int) INT.get(b, at + 28);
-        if (span < 1 || count < 0 || count > MAX_GENERATIONS || r.remaining() < DIRECTORY_HEAD + 8 * count) {
-            throw new IllegalStateException("the dedup ids' filter directory is corrupt");
-        }
-        if (savedMark != mark) {
-            return null; // a version without the filter took checkpoints since: the ids it spilled are not in it
-        }
-        long[] numbers = new long[count];
-        for (int i = 0; i < count; i++) {
-            numbers[i] = (long) LONG.get(b, at + DIRECTORY_HEAD + 8 * i);
-            if (i > 0 && numbers[i] <= numbers[i - 1]) {
-                throw new IllegalStateException("the dedup ids' filter directory is corrupt (generations out of order)");
-            }
-        }
-        ColdIdFilter f = new ColdIdFilter(span, completeAfter);
-        for (long g : numbers) {
-            LONG.set(f.key, 1, g);
-            if (!cold.load(f.key, 0, 9, r)) {
-                throw new IllegalStateException("the dedup ids' filter generation " + g + " is missing");
-            }
-            LayeredBloomFilter filter;
-            try {
-                filter = LayeredBloomFilter.readFrom(r.buffer(), r.position(), r.remaining());
-            } catch (IllegalArgumentException e) {
-                throw new IllegalStateException("the dedup ids' filter generation " + g + " is corrupt: " + e.getMessage(), e);
-            }
-            int i = f.insert(f.count, g, filter);
-            f.dirty[i] = false;
-        }
-        return f;
+        SavedColdIdFilter.save(this, cold, mark);
     }
 
     /** Drops every generation (the cold tier is no longer active; its ids went back to memory). */
@@ -391,9 +268,65 @@ public final class ColdIdFilter {
         return at;
     }
 
-    private void ensureOut(int n) {
-        if (out.length < n) {
-            out = new byte[Math.max(n, out.length * 2)];
+    // for SavedColdIdFilter: the generations, and what changed since the last save
+
+    /** A buffer of at least {@code n} bytes, kept for the next save. */
+    byte[] saveBuffer(int n) {
+        if (saveBuffer.length < n) {
+            saveBuffer = new byte[Math.max(n, saveBuffer.length * 2)];
         }
+        return saveBuffer;
+    }
+
+    static ColdIdFilter withSpan(long span, long completeAfter) {
+        return new ColdIdFilter(span, completeAfter);
+    }
+
+    long span() {
+        return span;
+    }
+
+    long completeAfter() {
+        return completeAfter;
+    }
+
+    long number(int i) {
+        return numbers[i];
+    }
+
+    LayeredBloomFilter generation(int i) {
+        return filters[i];
+    }
+
+    /** Whether generation i changed since the last save; clears the mark. */
+    boolean takeDirty(int i) {
+        boolean d = dirty[i];
+        dirty[i] = false;
+        return d;
+    }
+
+    int droppedCount() {
+        return droppedCount;
+    }
+
+    long dropped(int i) {
+        return dropped[i];
+    }
+
+    void clearDropped() {
+        droppedCount = 0;
+    }
+
+    /** Generations to delete at the next save (a directory's that is not trusted). */
+    void dropSaved(long[] numbers) {
+        for (long g : numbers) {
+            markDropped(g);
+        }
+    }
+
+    /** Appends a generation read back (numbers ascending), unchanged since its save. */
+    void addSaved(long g, LayeredBloomFilter filter) {
+        int i = insert(count, g, filter);
+        dirty[i] = false;
     }
 }

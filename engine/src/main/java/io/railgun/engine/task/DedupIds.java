@@ -2,6 +2,7 @@ package io.railgun.engine.task;
 
 import io.railgun.engine.dedup.ColdIdFilter;
 import io.railgun.engine.dedup.DedupIndex;
+import io.railgun.engine.dedup.SavedColdIdFilter;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.EventSink;
@@ -35,8 +36,10 @@ import java.util.Arrays;
  * does not rule it out; a cold id whose t is not within H counts as absent.
  *
  * <p><b>Restore.</b> Each checkpoint also stores, under the key of the single tag byte 0, the spill
- * cursor's boundary M at that point (Long.MIN_VALUE when nothing was spilled): the ids with
- * {@code t <= M} are in the checkpoint's cold tier. {@link #restore} therefore reads back from the
+ * cursor's boundary M at that point (Long.MIN_VALUE when nothing was spilled) and the forget
+ * cursor's F: the ids with {@code F < t <= M} are in the checkpoint's cold tier; a restore with a
+ * longer horizon reads the ids after its own forget boundary up to F back from the reservoir, as
+ * {@link #setHorizon} does (a checkpoint of a version that stored M only: not). {@link #restore} therefore reads back from the
  * reservoir only the events after {@code max(M, T - H - 1)}: the last {@code Hh} of event time, not
  * the whole horizon (180 days of ids for a 180-day window). Exact: the ids in (T - H - 1, M] are
  * in the cold tier, the later ones are read back (to cold up to the spill boundary, to hot after);
@@ -59,7 +62,7 @@ final class DedupIds implements AutoCloseable {
     private final long dedupHotMs;
     private final DedupIndex hot = new DedupIndex();
     private final StateReader reader = new StateReader();
-    private final byte[] value = new byte[8];
+    private final byte[] value = new byte[16];
     private byte[] scratch = new byte[64]; // the tag byte ID, then the id being handled
     private int pendingLength = -1; // the id isNew accepted, in scratch; -1: none
     private long coldDuplicates;
@@ -191,6 +194,7 @@ final class DedupIds implements AutoCloseable {
         }
         if (coldActive) {
             spillCursor = reservoir.openCursor(spillBoundary);
+            coldHigh = Math.min(coldHigh, spillBoundary); // (place moved the later ones to memory)
         }
     }
 
@@ -215,14 +219,21 @@ final class DedupIds implements AutoCloseable {
         placeSpill = boundary;
         placeFromCold = false; // the ids read back are after the checkpoint's spill mark
         coldHigh = Long.MIN_VALUE;
-        long mark = cold == null ? Long.MIN_VALUE : spilledMark();
-        filter = cold == null ? null : ColdIdFilter.restore(cold, mark, coldActive, horizonMs - hotHorizonMs);
+        // the checkpoint's spill mark, and its forget boundary (none in an older version's checkpoint)
+        boolean marked = cold != null && cold.load(MARK_KEY, 0, 1, reader);
+        long mark = marked ? reader.getLong() : Long.MIN_VALUE;
+        boolean current = marked && reader.remaining() >= 8;
+        long savedForget = current ? reader.getLong() : Long.MIN_VALUE;
+        filter = cold == null ? null : SavedColdIdFilter.restore(cold, mark, current, coldActive, horizonMs - hotHorizonMs);
         if (coldActive) {
             spillCursor = reservoir.openCursor(boundary(hotHorizonMs));
             placeSpill = spillCursor.boundary();
             from = Math.max(from, mark);
             coldHigh = mark;
             filter.forgetBefore(boundary);
+            // a longer horizon than the checkpoint's: the ids between the two forget boundaries are
+            // read back, as setHorizon does (those the reservoir still holds)
+            scan(boundary, Math.min(savedForget, from), place);
         }
         scan(from, Long.MAX_VALUE, place);
     }
@@ -237,7 +248,8 @@ final class DedupIds implements AutoCloseable {
         }
         long mark = spillCursor == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : spillCursor.boundary();
         LONG.set(value, 0, mark);
-        cold.store(MARK_KEY, 0, 1, value, 0, 8);
+        LONG.set(value, 8, coldActive ? forgetCursor.boundary() : Long.MIN_VALUE);
+        cold.store(MARK_KEY, 0, 1, value, 0, 16);
         if (filter != null) {
             filter.save(cold, mark);
         }
@@ -274,13 +286,6 @@ final class DedupIds implements AutoCloseable {
             spillCursor.close();
             spillCursor = null;
         }
-    }
-
-    private long spilledMark() {
-        if (!cold.load(MARK_KEY, 0, 1, reader)) {
-            return Long.MIN_VALUE;
-        }
-        return reader.getLong();
     }
 
     private long boundary(long horizon) {

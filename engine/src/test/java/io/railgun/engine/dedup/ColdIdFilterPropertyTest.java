@@ -17,7 +17,7 @@ import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ColdIdFilter} against a model of the cold tier (each id and the timestamp it was stored
+ * {@link ColdIdFilter} and {@link SavedColdIdFilter} against a model of the cold tier (each id and the timestamp it was stored
  * with): never a false negative for an id the tier holds (timestamp after the forget boundary),
  * through forgetting, boundaries moving back, saves and loads through a store (a checkpoint and a
  * restore: what was added after the last save is lost from both), and replacement by a filter of
@@ -34,7 +34,8 @@ class ColdIdFilterPropertyTest {
         Map<String, Long> saved = new HashMap<>(); // the tier as of the last save (a checkpoint)
         long clock = r.nextLong(-1_000_000, 1_000_000);
         long boundary = clock - width;
-        long mark = 0; // the checkpoints' spill marks, here a count
+        long mark = Long.MIN_VALUE; // the last checkpoint's spill mark
+        ColdIdFilter savedFilter = null;
         long completeAfter = Long.MIN_VALUE; // what the test's filter may miss
         long savedCompleteAfter = Long.MIN_VALUE;
         int ops = 2_000 + r.nextInt(20_000);
@@ -51,31 +52,26 @@ class ColdIdFilterPropertyTest {
                 long b = boundary;
                 tier.values().removeIf(t -> t <= b);
                 filter.forgetBefore(boundary);
-            } else if (what < 985) { // a checkpoint
-                filter.save(store, ++mark);
+            } else if (what < 985) { // a checkpoint; its spill mark is at or after every cold id's timestamp
+                mark = Math.max(mark, tier.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE));
+                filter.save(store, mark);
                 saved = new HashMap<>(tier);
                 savedCompleteAfter = completeAfter;
+                savedFilter = filter;
             } else if (what < 997) { // a crash, and a restore from the last checkpoint
-                assertThat(ColdIdFilter.load(store, mark + 1)).as("another checkpoint's filter").isNull();
-                ColdIdFilter loaded = ColdIdFilter.load(store, mark);
+                // another checkpoint's directory, or one a version without the filter took: not trusted
+                ColdIdFilter other = SavedColdIdFilter.restore(store, mark + 1, true, true, width);
+                assertThat(other.generations()).isZero();
+                assertThat(other.completeAfter()).isEqualTo(mark + 1);
+                assertThat(SavedColdIdFilter.restore(store, mark, false, true, width).completeAfter()).isEqualTo(mark);
+                filter = SavedColdIdFilter.restore(store, mark, true, true, width);
                 tier = new HashMap<>(saved);
                 long b = boundary;
                 tier.values().removeIf(t -> t <= b);
-                if (loaded == null) {
-                    filter = ColdIdFilter.forWidth(width, Long.MIN_VALUE);
-                    completeAfter = Long.MIN_VALUE;
-                    assertThat(tier).as("nothing saved, nothing cold").isEmpty();
-                } else {
-                    filter = loaded;
-                    completeAfter = savedCompleteAfter;
-                }
+                // kept when it suits the width, else replaced, missing what the checkpoint's tier held
+                completeAfter = savedFilter == null ? Long.MIN_VALUE
+                        : savedFilter.suits(width) ? savedCompleteAfter : mark;
                 filter.forgetBefore(boundary);
-                if (!filter.suits(width)) { // saved before the horizon's last change (as DedupIds restores)
-                    long coldHigh = tier.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
-                    filter = ColdIdFilter.replacing(filter, width, coldHigh);
-                    completeAfter = coldHigh;
-                    filter.forgetBefore(boundary);
-                }
             } else { // the horizon changes: a new filter, missing what the tier holds now
                 width = 1 + r.nextInt(100_000);
                 long coldHigh = tier.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
@@ -96,7 +92,7 @@ class ColdIdFilterPropertyTest {
                 }
             }
         }
-        filter.save(store, ++mark);
+        filter.save(store, mark);
         assertThat(store.generations()).as("generations in the store: the filter's only").isEqualTo(filter.generations());
         if (filter.answers()) {
             int falsePositives = 0;
@@ -135,7 +131,7 @@ class ColdIdFilterPropertyTest {
         assertThat(f.mightContain(bytes("never"), 0, 5)).isTrue();
         MapStore store = new MapStore();
         f.save(store, 7);
-        assertThat(ColdIdFilter.load(store, 7).answers()).as("given up, saved so").isFalse();
+        assertThat(SavedColdIdFilter.restore(store, 7, true, true, 40).answers()).as("given up, saved so").isFalse();
     }
 
     @Test
