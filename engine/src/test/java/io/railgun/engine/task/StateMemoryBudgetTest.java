@@ -200,7 +200,10 @@ class StateMemoryBudgetTest {
                     overLimit, coldReads, waits);
             System.out.printf("[state memory budget] at RocksDB's most: cache %,d KiB (pinned %,d KiB, memtables %,d KiB), table readers %,d KiB%n",
                     atMax[0] >> 10, atMax[1] >> 10, atMax[2] >> 10, atMax[3] >> 10);
-            assertThat(coldReads).as("keys read back from RocksDB (the cache was used)").isGreaterThan(100_000);
+            // (behind a slow disk more keys are still in the write buffers when read back: 117-137 k
+            // RocksDB reads measured at 1 MB/s and 300 KB/s, 202-224 k otherwise)
+            assertThat(coldReads).as("keys read back from RocksDB (the cache was used)")
+                    .isGreaterThan(diskBytesPerSecond == 0 ? 100_000 : 50_000);
             assertThat(maxRocks).as("RocksDB memory").isLessThanOrEqualTo((long) (memory.rocksDbBytes() * TOLERANCE));
             // the write-buffer manager has stores flush past its limit (45% of the share; no stall), and
             // memtables being flushed still count until written; past half the share held unevictable,
