@@ -6,13 +6,10 @@ import io.railgun.engine.event.EventRowWriter;
 import io.railgun.engine.reservoir.InMemoryReservoir;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.Schema;
-import io.railgun.engine.state.ColdKeys;
-import io.railgun.engine.state.StateReader;
+import io.railgun.engine.state.MapColdKeys;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,7 +32,7 @@ class DedupIdsColdTierTest {
 
     private final EventRowWriter w = new EventRowWriter();
     private final InMemoryReservoir reservoir = new InMemoryReservoir();
-    private final MapStore store = new MapStore();
+    private final MapColdKeys store = new MapColdKeys();
     private long seq;
 
     /** Run 1: in-memory part 10, H 100, ids 1..1000 at t = id, a checkpoint at T = 1000. */
@@ -180,40 +177,5 @@ class DedupIdsColdTierTest {
         w.begin(SCHEMA).setLong(0, id).setLong(1, t);
         w.finish();
         return ids.isNew(w.row());
-    }
-
-    /** A durable store's cold keys in a map (each store and delete durable at once). */
-    private static final class MapStore implements ColdKeys {
-        final Map<String, byte[]> values = new HashMap<>();
-
-        @Override
-        public boolean load(byte[] key, int offset, int length, StateReader into) {
-            byte[] v = values.get(name(key, offset, length));
-            if (v == null) {
-                return false;
-            }
-            into.reset(v, 0, v.length);
-            return true;
-        }
-
-        @Override
-        public void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength, boolean patch) {
-            values.put(name(key, offset, length), Arrays.copyOfRange(value, valueOffset, valueOffset + valueLength));
-        }
-
-        @Override
-        public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
-                boolean patch) {
-            store(key, offset, length, value, valueOffset, valueLength, patch);
-        }
-
-        @Override
-        public void delete(byte[] key, int offset, int length) {
-            values.remove(name(key, offset, length));
-        }
-
-        static String name(byte[] key, int offset, int length) {
-            return Arrays.toString(Arrays.copyOfRange(key, offset, offset + length));
-        }
     }
 }
