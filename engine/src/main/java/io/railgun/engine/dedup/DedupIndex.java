@@ -24,8 +24,8 @@ import java.util.Arrays;
  * append to the log and, later, a sequential step of the head; the id's bytes are read back only
  * when a fingerprint matches.
  *
- * <p>Invariants: no two live entries have the same id ({@link #add} is called only for an id that
- * {@link #contains} refused); {@code tail - head < 2^30}; every table slot that points to a held
+ * <p>Invariants: two live entries have the same id only when the later was added over the earlier
+ * ({@link #add}; {@link #contains} then answers while either is live, {@link #latest} gives the later); {@code tail - head < 2^30}; every table slot that points to a held
  * entry is reachable from its id's hash without crossing an empty slot.
  *
  * <p>Allocation: none per event in steady state; the log takes a page more when the held entries
@@ -86,8 +86,32 @@ public final class DedupIndex {
     }
 
     /**
+     * The latest timestamp {@code id} is live with, Long.MIN_VALUE when it is not live (a task reading
+     * ids back after its horizon grew may hold two copies of one: {@link #add}).
+     */
+    public long latest(byte[] id, int offset, int length) {
+        int h = KeyTags.hash(id, offset, length);
+        long fp = fingerprint(h);
+        long latest = Long.MIN_VALUE;
+        for (int i = h & tableMask; ; i = (i + 1) & tableMask) {
+            long v = table[i];
+            if (v == 0) {
+                return latest;
+            }
+            if ((v >>> 32) == fp) {
+                long e = entry(v);
+                if (e >= head && isLive(e) && sameId(e, id, offset, length)) {
+                    latest = Math.max(latest, log.timestamp(e));
+                }
+            }
+        }
+    }
+
+    /**
      * Remembers {@code id}, counted at {@code timestamp} (at or after the boundary). The caller has
-     * checked that it is not live ({@link #contains}).
+     * checked that it is not live ({@link #contains}), or that it is live only with an earlier
+     * timestamp ({@link #latest}: ids read back in time order after the horizon grew, which may hold
+     * two copies of an id counted more than the old horizon apart; then the later one keeps it live).
      */
     public void add(byte[] id, int offset, int length, long timestamp) {
         long start = reserveBytes(length);

@@ -44,7 +44,17 @@ import java.util.Arrays;
  * the whole horizon (180 days of ids for a 180-day window). Exact: the ids in (T - H - 1, M] are
  * in the cold tier, the later ones are read back (to cold up to the spill boundary, to hot after);
  * were M above the spill boundary the task now computes (a longer {@code Hh}), the ids in between
- * stay in cold only, where a lookup finds them as well.
+ * stay in cold only, where a lookup finds them as well. The record's third long is R below.
+ *
+ * <p><b>Two copies of an id.</b> An id is counted again once it is forgotten, so two counted events
+ * with one id are always more than the horizon apart — until the horizon is lengthened (by
+ * {@link #setHorizon} or a restore with a longer one) while the reservoir still holds the older:
+ * then both are within H, and the later must keep the id. The hot tier keeps the later copy's entry
+ * ({@link DedupIndex#latest}); for the cold tier, which holds one timestamp per id, R is the
+ * highest old forget boundary such a lengthening passed back over: storing or deleting the cold copy
+ * of an id counted at or before R reads it first and leaves a later one in place (a RocksDB read
+ * for each such id, until the forget cursor passes R). (A checkpoint of a version that did not
+ * store F or R, restored with a longer horizon, is not covered.)
  *
  * <p>Allocation-free per event in steady state. Owned by the task's thread.
  */
@@ -62,7 +72,7 @@ final class DedupIds implements AutoCloseable {
     private final long dedupHotMs;
     private final DedupIndex hot = new DedupIndex();
     private final StateReader reader = new StateReader();
-    private final byte[] value = new byte[16];
+    private final byte[] value = new byte[24];
     private byte[] scratch = new byte[64]; // the tag byte ID, then the id being handled
     private int pendingLength = -1; // the id isNew accepted, in scratch; -1: none
     private long coldDuplicates;
@@ -75,6 +85,9 @@ final class DedupIds implements AutoCloseable {
     private ReservoirCursor spillCursor; // null while the cold tier is not active
     private ColdIdFilter filter; // the cold ids' filter; null until the cold tier is first active
     private long coldHigh = Long.MIN_VALUE; // the latest timestamp of an id the cold tier may hold
+    // ids counted at or before it may have a later copy within H (a longer horizon remembered them
+    // again): storing or deleting one reads the cold copy first; Long.MIN_VALUE once forgotten
+    private long reopenedTo = Long.MIN_VALUE;
     private long filterNegatives;
 
     // where setHorizon and restore put the ids they read back (see place)
@@ -141,6 +154,9 @@ final class DedupIds implements AutoCloseable {
         } else {
             forgetCursor.skipTo(boundary(horizonMs)); // it only keeps the horizon's events: no need to read them
         }
+        if (reopenedTo != Long.MIN_VALUE && forgetCursor.boundary() >= reopenedTo) {
+            reopenedTo = Long.MIN_VALUE; // no copy left to tell apart
+        }
         hot.expireBefore(hotBoundary());
     }
 
@@ -152,8 +168,10 @@ final class DedupIds implements AutoCloseable {
     void setHorizon(long newHorizonMs, long latenessMs) {
         boolean wasActive = coldActive;
         long oldForget = forgetCursor.boundary();
-        // (ids up to coldHigh are cold too: past the spill boundary after a restore with a longer hot horizon)
-        long oldSpill = spillCursor != null ? Math.max(spillCursor.boundary(), coldHigh) : oldForget;
+        // ids after the spill boundary may be hot, ids up to coldHigh cold (past the spill boundary
+        // after a restore with a longer hot horizon: those counted before it; late ones since are hot)
+        long oldSpillLow = spillCursor != null ? spillCursor.boundary() : oldForget;
+        long oldSpillHigh = spillCursor != null ? Math.max(oldSpillLow, coldHigh) : oldForget;
         horizonMs = newHorizonMs;
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs;
@@ -175,17 +193,22 @@ final class DedupIds implements AutoCloseable {
         }
         // first: a longer hot horizon revives the ids the index still holds, so place adds no twin
         hot.expireBefore(hotBoundary());
-        // the ids were: cold in (oldForget, oldSpill] when the tier was active, hot after oldSpill;
-        // they go: cold in (forgetBoundary, spillBoundary], hot after spillBoundary
+        // the ids were: cold in (oldForget, oldSpillHigh] when the tier was active, hot after
+        // oldSpillLow; they go: cold in (forgetBoundary, spillBoundary], hot after spillBoundary
         // (only the events between an old boundary and its new one change place)
         placeForget = forgetBoundary;
         placeSpill = spillBoundary;
         placeFromCold = wasActive;
+        if (forgetBoundary < oldForget) {
+            // an id counted again more than the old horizon after one of these events has two copies
+            reopenedTo = Math.max(reopenedTo, oldForget);
+        }
         if (!wasActive) {
-            oldSpill = oldForget;
+            oldSpillLow = oldForget;
+            oldSpillHigh = oldForget;
         }
         scan(Math.min(oldForget, forgetBoundary), Math.max(oldForget, forgetBoundary), place);
-        scan(Math.min(oldSpill, spillBoundary), Math.max(oldSpill, spillBoundary), place);
+        scan(Math.min(oldSpillLow, spillBoundary), Math.max(oldSpillHigh, spillBoundary), place);
         if (forgetBoundary < oldForget) {
             forgetCursor.close();
             forgetCursor = reservoir.openCursor(forgetBoundary);
@@ -224,6 +247,11 @@ final class DedupIds implements AutoCloseable {
         long mark = marked ? reader.getLong() : Long.MIN_VALUE;
         boolean current = marked && reader.remaining() >= 8;
         long savedForget = current ? reader.getLong() : Long.MIN_VALUE;
+        reopenedTo = current && reader.remaining() >= 8 ? reader.getLong() : Long.MIN_VALUE;
+        if (boundary < savedForget) {
+            // a longer horizon than the checkpoint's: the ids read back before its boundary may have copies
+            reopenedTo = Math.max(reopenedTo, savedForget);
+        }
         filter = cold == null ? null : SavedColdIdFilter.restore(cold, mark, current, coldActive, horizonMs - hotHorizonMs);
         if (coldActive) {
             spillCursor = reservoir.openCursor(boundary(hotHorizonMs));
@@ -248,8 +276,9 @@ final class DedupIds implements AutoCloseable {
         }
         long mark = spillCursor == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : spillCursor.boundary();
         LONG.set(value, 0, mark);
-        LONG.set(value, 8, coldActive ? forgetCursor.boundary() : Long.MIN_VALUE);
-        cold.store(MARK_KEY, 0, 1, value, 0, 16);
+        LONG.set(value, 8, forgetCursor.boundary()); // (the cold tier's, or the horizon's in memory)
+        LONG.set(value, 16, reopenedTo > forgetCursor.boundary() ? reopenedTo : Long.MIN_VALUE);
+        cold.store(MARK_KEY, 0, 1, value, 0, 24);
         if (filter != null) {
             filter.save(cold, mark);
         }
@@ -320,7 +349,7 @@ final class DedupIds implements AutoCloseable {
     }
 
     private void forget(long timestamp, long seq, EventRow row) {
-        cold.delete(scratch, 0, encode(row) + 1); // fed only while the cold tier is active (see advance)
+        deleteCold(encode(row), timestamp); // fed only while the cold tier is active (see advance)
     }
 
     private void spill(long timestamp, long seq, EventRow row) {
@@ -337,21 +366,40 @@ final class DedupIds implements AutoCloseable {
         int len = encode(row);
         if (timestamp <= placeForget) {
             if (placeFromCold) {
-                cold.delete(scratch, 0, len + 1);
+                deleteCold(len, timestamp);
             }
         } else if (timestamp <= placeSpill) {
             storeCold(len, timestamp);
         } else {
             if (placeFromCold) {
-                cold.delete(scratch, 0, len + 1);
+                cold.delete(scratch, 0, len + 1); // (a later copy of it, if any, is after placeSpill too)
             }
-            if (!hot.contains(scratch, 1, len)) {
+            if (hot.latest(scratch, 1, len) < timestamp) {
                 hot.add(scratch, 1, len, timestamp);
             }
         }
     }
 
+    /**
+     * Whether the cold tier holds a later copy of the id in {@link #scratch} than the one counted at
+     * {@code timestamp}: asked only for ids counted at or before {@link #reopenedTo}, the only ones
+     * that may have one (one RocksDB read each, while a lengthened horizon's old boundary is passed).
+     */
+    private boolean laterCopyInCold(int len, long timestamp) {
+        return timestamp <= reopenedTo && cold.load(scratch, 0, len + 1, reader) && reader.getLong() > timestamp;
+    }
+
+    /** Forgets the cold copy of an id counted at {@code timestamp}, unless the cold tier holds a later one. */
+    private void deleteCold(int len, long timestamp) {
+        if (!laterCopyInCold(len, timestamp)) {
+            cold.delete(scratch, 0, len + 1);
+        }
+    }
+
     private void storeCold(int len, long timestamp) {
+        if (laterCopyInCold(len, timestamp)) {
+            return; // the later copy keeps the id (it is in the filter already)
+        }
         LONG.set(value, 0, timestamp);
         cold.store(scratch, 0, len + 1, value, 0, 8);
         filter.add(scratch, 1, len, timestamp);
