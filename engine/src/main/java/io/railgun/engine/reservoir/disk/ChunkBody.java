@@ -39,20 +39,23 @@ final class ChunkBody {
     }
 
     /**
-     * Decodes a body into a {@link Chunk}.
+     * Decodes a body, the first {@code bodyLength} bytes of {@code arrays}' (which may be longer, as
+     * its columns: {@link ChunkPool}), into a {@link Chunk} over those arrays.
      *
      * @throws ReservoirFormatException when the body does not hold exactly {@code count} well-formed
      *                                  events of {@code schemaId} starting at the given first values
      */
-    static Chunk decode(long id, byte[] body, int schemaId, int count, long firstTimestamp, long firstSeq) {
-        long[] timestamps = new long[count];
-        long[] seqs = new long[count];
-        int[] rowOffsets = new int[count];
+    static Chunk decode(long id, Chunk.Arrays arrays, int bodyLength, int schemaId, int count, long firstTimestamp,
+            long firstSeq) {
+        byte[] body = arrays.body();
+        long[] timestamps = arrays.timestamps();
+        long[] seqs = arrays.seqs();
+        int[] rowOffsets = arrays.rowOffsets();
         long ts = firstTimestamp;
         long seq = firstSeq;
         long maxSeq = Long.MIN_VALUE;
         int p = 0;
-        int end = body.length;
+        int end = bodyLength;
         for (int i = 0; i < count; i++) {
             long v = 0;
             int shift = 0;
@@ -84,7 +87,7 @@ final class ChunkBody {
             p += len;
         }
         check(p == end, id, "body end", count);
-        return new Chunk(id, schemaId, count, timestamps, seqs, rowOffsets, body, maxSeq);
+        return new Chunk(id, schemaId, count, timestamps, seqs, rowOffsets, body, bodyLength, maxSeq);
     }
 
     private static void check(boolean ok, long id, String what, int event) {

@@ -12,6 +12,12 @@ package io.railgun.engine.reservoir.disk;
  * task's thread (prefetched chunks reach it through the reservoir's arrival queue).
  */
 final class ChunkCache {
+    /** Told of each chunk that leaves the cache (evicted, trimmed or cleared). */
+    interface Departures {
+        void left(Chunk c);
+    }
+
+    private final Departures departures;
     private final int maxChunks;
     private final long maxBytes;
     private final Chunk[] chunks;
@@ -21,7 +27,8 @@ final class ChunkCache {
     private long bytes;
     private long tick;
 
-    ChunkCache(int maxChunks, long maxBytes) {
+    ChunkCache(int maxChunks, long maxBytes, Departures departures) {
+        this.departures = departures;
         this.maxChunks = maxChunks;
         this.maxBytes = maxBytes;
         this.chunks = new Chunk[maxChunks];
@@ -135,11 +142,13 @@ final class ChunkCache {
     }
 
     private void removeAt(int i) {
-        bytes -= chunks[i].memoryBytes();
+        Chunk c = chunks[i];
+        bytes -= c.memoryBytes();
         size--;
         chunks[i] = chunks[size];
         lastUse[i] = lastUse[size];
         pins[i] = pins[size];
         chunks[size] = null;
+        departures.left(c);
     }
 }

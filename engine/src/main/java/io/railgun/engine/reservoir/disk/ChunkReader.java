@@ -27,14 +27,16 @@ import java.util.zip.CRC32C;
  */
 final class ChunkReader implements AutoCloseable {
     private final SegmentFiles files;
+    private final ChunkPool chunkPool;
     /** Idle decompressors, indexed by codec ordinal. */
     private final List<ConcurrentLinkedQueue<ChunkCodec.Decompressor>> pools;
     private static final int KEPT_FRAME_BYTES = 1 << 20;
     private final ThreadLocal<byte[]> frames = ThreadLocal.withInitial(() -> new byte[0]);
     private volatile boolean closed;
 
-    ChunkReader(SegmentFiles files) {
+    ChunkReader(SegmentFiles files, ChunkPool chunkPool) {
         this.files = files;
+        this.chunkPool = chunkPool;
         List<ConcurrentLinkedQueue<ChunkCodec.Decompressor>> p = new ArrayList<>();
         for (int i = 0; i < ChunkCodec.values().length; i++) {
             p.add(new ConcurrentLinkedQueue<>());
@@ -73,7 +75,8 @@ final class ChunkReader implements AutoCloseable {
         if (bodyLength < 0 || bodyLength > SegmentDescriptor.MAX_BODY_LENGTH) {
             throw new ReservoirFormatException(where(segmentId, offset) + ": body length " + bodyLength);
         }
-        byte[] body = new byte[bodyLength];
+        Chunk.Arrays arrays = chunkPool.take(bodyLength, count);
+        byte[] body = arrays.body();
         ConcurrentLinkedQueue<ChunkCodec.Decompressor> pool = pools.get(codec.ordinal());
         ChunkCodec.Decompressor d = pool.poll();
         if (d == null) {
@@ -87,7 +90,8 @@ final class ChunkReader implements AutoCloseable {
                 drain(pool); // close() may have drained the pool before this offer
             }
         }
-        return ChunkBody.decode(id, body, SegmentDescriptor.getInt(frame, SCHEMA_ID_OFFSET), count, firstTs, firstSeq);
+        return ChunkBody.decode(id, arrays, bodyLength, SegmentDescriptor.getInt(frame, SCHEMA_ID_OFFSET), count, firstTs,
+                firstSeq);
     }
 
     /** Where a frame is, for errors (not built per read: it was a string per chunk read). */

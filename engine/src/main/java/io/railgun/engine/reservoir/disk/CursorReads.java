@@ -147,7 +147,7 @@ final class CursorReads {
         return keepForCursorsAhead(c) || anyCursorIn(c);
     }
 
-    private boolean anyCursorIn(Chunk c) {
+    boolean anyCursorIn(Chunk c) {
         for (int i = 0, n = cursors.size(); i < n; i++) {
             if (cursors.get(i).chunk() == c) {
                 return true;

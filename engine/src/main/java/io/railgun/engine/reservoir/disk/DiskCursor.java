@@ -62,7 +62,7 @@ final class DiskCursor implements ReservoirCursor {
                 return;
             }
             if (chunk == null || position >= chunkStart + chunk.count) {
-                chunk = null;
+                leaveChunk();
                 long id = idAt(index, position);
                 long start = index.startPos(id);
                 if (position == start && index.firstTimestamp(id) > newBoundary) {
@@ -91,7 +91,16 @@ final class DiskCursor implements ReservoirCursor {
                 i++;
             }
             position = chunkStart + n;
+            leaveChunk();
+        }
+    }
+
+    /** Lets go of the chunk held: its arrays may go back to the pool. */
+    private void leaveChunk() {
+        Chunk c = chunk;
+        if (c != null) {
             chunk = null;
+            reservoir.left(c);
         }
     }
 
@@ -116,7 +125,7 @@ final class DiskCursor implements ReservoirCursor {
                 return;
             }
             position = chunkStart + chunk.count;
-            chunk = null;
+            leaveChunk();
         }
         ChunkIndex index = reservoir.index();
         long closedEnd = reservoir.closedCount();
@@ -171,7 +180,11 @@ final class DiskCursor implements ReservoirCursor {
 
     @Override
     public void close() {
+        Chunk c = chunk;
         chunk = null;
         reservoir.removeCursor(this);
+        if (c != null) {
+            reservoir.left(c);
+        }
     }
 }

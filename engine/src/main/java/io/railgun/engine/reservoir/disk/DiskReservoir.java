@@ -83,9 +83,9 @@ public final class DiskReservoir implements EventReservoir {
                           List<ExecutorService> owned, PersistedPosition cutAfter) throws IOException {
         this.options = options;
         this.files = new SegmentFiles(directory);
-        this.reader = new ChunkReader(files);
+        this.reader = new ChunkReader(files, open.pool);
         this.ownedExecutors = owned;
-        this.cache = new ChunkCache(options.cacheMaxChunks(), options.cacheMaxBytes());
+        this.cache = new ChunkCache(options.cacheMaxChunks(), options.cacheMaxBytes(), this::left);
         SegmentRecovery.Result recovered = SegmentRecovery.recover(directory, cutAfter);
         this.recoveryCuts = List.copyOf(recovered.cuts());
         long next = recovered.lastSegmentId() + 1;
@@ -376,6 +376,16 @@ public final class DiskReservoir implements EventReservoir {
     /** Unpins the chunk a cursor looked ahead to, if any (it skips: see {@link DiskCursor#skipTo}). */
     void releasePin(DiskCursor c) {
         reads.release(c);
+    }
+
+    /**
+     * A chunk left the cache or a cursor: its arrays go back to the pool when nothing else reads it
+     * (no cursor in it, not cached, not waiting for its write, which releases it then).
+     */
+    void left(Chunk c) {
+        if (pending.get(c.id) == null && !cache.holds(c) && !reads.anyCursorIn(c)) {
+            open.pool.release(c);
+        }
     }
 
     void removeCursor(DiskCursor c) {
