@@ -236,7 +236,11 @@ final class CursorReads {
     void drainArrivals() {
         ChunkFetch f;
         while ((f = arrivals.poll()) != null) {
-            removeInFlight(f.chunkId);
+            if (!removeFetch(f)) {
+                // a stalled cursor waited for it and took its chunk (cached then, and perhaps since
+                // gone back to the pool: caching it again would hand out arrays being reused)
+                continue;
+            }
             Chunk c = f.chunk();
             if (c != null) {
                 if (index.contains(c.id)) {
@@ -247,6 +251,18 @@ final class CursorReads {
                 LOG.log(Level.DEBUG, "prefetch of chunk " + f.chunkId + " failed", f.failure());
             }
         }
+    }
+
+    /** Forgets this in-flight fetch; false when it was no longer in flight. */
+    private boolean removeFetch(ChunkFetch f) {
+        for (int i = 0; i < inFlightCount; i++) {
+            if (inFlight[i] == f) {
+                inFlight[i] = inFlight[--inFlightCount];
+                inFlight[inFlightCount] = null;
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Forgets the in-flight fetch of a chunk and returns it, or null. */

@@ -39,6 +39,9 @@ final class ChangeBuffers {
     private long patchesStored;
     private long wholeBytes;
     private long patchBytes;
+    // the last checkpoint's copies: their values' bytes and their keys (0: none yet)
+    private long lastCopyValueBytes;
+    private int lastCopies;
 
     ChangeBuffers(StateDb db, LayeredBloomFilter stored) {
         this.db = db;
@@ -185,9 +188,20 @@ final class ChangeBuffers {
         return copies.bytes();
     }
 
-    /** Sets the changes so far aside as the checkpoint's; later ones go to the spare buffer. */
+    /**
+     * Sets the changes so far aside as the checkpoint's; later ones go to the spare buffer. The
+     * copies' arena is reserved for {@code expectedCopyBytes} (every hot key whole), or, once a
+     * checkpoint was written, for what its copies took a key, a quarter more: with incremental
+     * checkpoints most copies are the parts of a key that changed, and FRAUD reserved 243 MB for
+     * 64 MB of copies (then gave it back and reserved it again, every checkpoint).
+     */
     void begin(long expectedCopyBytes, int expectedCopies, long expectedCopyKeyBytes) {
-        copies.reserve(expectedCopyBytes, expectedCopies, expectedCopyKeyBytes);
+        long bytes = expectedCopyBytes;
+        if (lastCopies > 0) {
+            long measured = (long) ((double) lastCopyValueBytes / lastCopies * expectedCopies);
+            bytes = Math.min(bytes, measured + measured / 4);
+        }
+        copies.reserve(bytes, expectedCopies, expectedCopyKeyBytes);
         snapshot = current;
         current = spare;
         spare = null;
@@ -214,6 +228,10 @@ final class ChangeBuffers {
 
     /** The frozen buffers were written: emptied for reuse, keeping arrays up to the given bytes. */
     void recycle(long keepBytes, long keepCopyBytes) {
+        if (copies.count() > 0) {
+            lastCopyValueBytes = copies.valueBytes();
+            lastCopies = copies.count();
+        }
         writing.clear(keepBytes);
         copies.clear(keepCopyBytes);
         spare = writing;

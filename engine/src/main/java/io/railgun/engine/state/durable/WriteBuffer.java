@@ -42,6 +42,11 @@ final class WriteBuffer {
         return count;
     }
 
+    /** Bytes of values written (including overwritten ones). */
+    long valueBytes() {
+        return used;
+    }
+
     /** Keeps a key's whole value, replacing any. */
     void put(byte[] key, int keyOffset, int keyLength, byte[] value, int offset, int length) {
         put(key, keyOffset, keyLength, value, offset, length, false);
