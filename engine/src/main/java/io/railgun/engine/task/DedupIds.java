@@ -52,9 +52,12 @@ import java.util.Arrays;
  * then both are within H, and the later must keep the id. The hot tier keeps the later copy's entry
  * ({@link DedupIndex#latest}); for the cold tier, which holds one timestamp per id, R is the
  * highest old forget boundary such a lengthening passed back over: storing or deleting the cold copy
- * of an id counted at or before R reads it first and leaves a later one in place (a RocksDB read
- * for each such id, until the forget cursor passes R). (A checkpoint of a version that did not
- * store F or R, restored with a longer horizon, is not covered.)
+ * of an id counted at or before R reads it first and leaves a later one in place (up to two RocksDB
+ * reads for each such id, at the store and at the forget, until the forget cursor passes R). A
+ * record without R (an earlier version's) is restored with R at T when its F is unknown. A restore
+ * with a shorter horizon, or without a cold tier, deletes the cold ids it no longer covers (a stale
+ * one could pass for a later copy). (A record of M only, restored with a longer horizon, does not
+ * remember again the ids between the two forget boundaries.)
  *
  * <p>Allocation-free per event in steady state. Owned by the task's thread.
  */
@@ -240,19 +243,26 @@ final class DedupIds implements AutoCloseable {
         long from = boundary;
         placeForget = boundary;
         placeSpill = boundary;
-        placeFromCold = false; // the ids read back are after the checkpoint's spill mark
         coldHigh = Long.MIN_VALUE;
         // the checkpoint's spill mark, and its forget boundary (none in an older version's checkpoint)
         boolean marked = cold != null && cold.load(MARK_KEY, 0, 1, reader);
         long mark = marked ? reader.getLong() : Long.MIN_VALUE;
         boolean current = marked && reader.remaining() >= 8;
         long savedForget = current ? reader.getLong() : Long.MIN_VALUE;
-        reopenedTo = current && reader.remaining() >= 8 ? reader.getLong() : Long.MIN_VALUE;
+        boolean full = current && reader.remaining() >= 8; // a record with R
+        reopenedTo = full ? reader.getLong() : Long.MIN_VALUE;
         if (boundary < savedForget) {
             // a longer horizon than the checkpoint's: the ids read back before its boundary may have copies
             reopenedTo = Math.max(reopenedTo, savedForget);
+        } else if (marked && !full && savedForget == Long.MIN_VALUE) {
+            // an earlier version's record without F (its cold tier was off, or it stored M only):
+            // whether the horizon grew is not known, so every id read back may have a later copy
+            reopenedTo = time;
         }
+        // ids in the checkpoint's cold tier from here (F; an old record's unknown: the boundary) up to M
+        long coldLow = current ? savedForget : boundary;
         filter = cold == null ? null : SavedColdIdFilter.restore(cold, mark, current, coldActive, horizonMs - hotHorizonMs);
+        placeFromCold = false; // the ids between the forget boundaries are not in the cold tier
         if (coldActive) {
             spillCursor = reservoir.openCursor(boundary(hotHorizonMs));
             placeSpill = spillCursor.boundary();
@@ -262,7 +272,22 @@ final class DedupIds implements AutoCloseable {
             // a longer horizon than the checkpoint's: the ids between the two forget boundaries are
             // read back, as setHorizon does (those the reservoir still holds)
             scan(boundary, Math.min(savedForget, from), place);
+            // a shorter one: the cold ids it no longer covers are deleted, as setHorizon does (left,
+            // a stale id could hide a later copy counted after its event left the reservoir); up to
+            // the boundary, not M: ids after M may be cold too (coldHigh, not saved)
+            if (mark != Long.MIN_VALUE) {
+                placeFromCold = true;
+                scan(coldLow, boundary, place);
+            }
+        } else if (mark > coldLow) {
+            // no cold tier now: the checkpoint's cold ids come back to memory, or are forgotten
+            // (and, with a longer horizon, the ids before them are remembered again)
+            scan(boundary, coldLow, place);
+            placeFromCold = true;
+            scan(coldLow, mark, place);
+            from = Math.max(from, mark);
         }
+        placeFromCold = false; // the ids read back from here are after the checkpoint's spill mark
         scan(from, Long.MAX_VALUE, place);
     }
 
@@ -381,24 +406,33 @@ final class DedupIds implements AutoCloseable {
     }
 
     /**
-     * Whether the cold tier holds a later copy of the id in {@link #scratch} than the one counted at
-     * {@code timestamp}: asked only for ids counted at or before {@link #reopenedTo}, the only ones
-     * that may have one (one RocksDB read each, while a lengthened horizon's old boundary is passed).
+     * The timestamp of the cold copy of the id in {@link #scratch} when it is later than
+     * {@code timestamp}, else Long.MIN_VALUE: asked only for ids counted at or before
+     * {@link #reopenedTo}, the only ones that may have one (a RocksDB read each, at the store and at
+     * the forget, while a lengthened horizon's old boundary is passed).
      */
-    private boolean laterCopyInCold(int len, long timestamp) {
-        return timestamp <= reopenedTo && cold.load(scratch, 0, len + 1, reader) && reader.getLong() > timestamp;
+    private long laterColdCopy(int len, long timestamp) {
+        if (timestamp > reopenedTo || !cold.load(scratch, 0, len + 1, reader)) {
+            return Long.MIN_VALUE;
+        }
+        long stored = reader.getLong();
+        return stored > timestamp ? stored : Long.MIN_VALUE;
     }
 
     /** Forgets the cold copy of an id counted at {@code timestamp}, unless the cold tier holds a later one. */
     private void deleteCold(int len, long timestamp) {
-        if (!laterCopyInCold(len, timestamp)) {
+        if (laterColdCopy(len, timestamp) == Long.MIN_VALUE) {
             cold.delete(scratch, 0, len + 1);
         }
     }
 
     private void storeCold(int len, long timestamp) {
-        if (laterCopyInCold(len, timestamp)) {
-            return; // the later copy keeps the id (it is in the filter already)
+        long later = laterColdCopy(len, timestamp);
+        if (later != Long.MIN_VALUE) {
+            // the later copy keeps the id; in the filter too (a copy an earlier version left may not be)
+            filter.add(scratch, 1, len, later);
+            coldHigh = Math.max(coldHigh, later);
+            return;
         }
         LONG.set(value, 0, timestamp);
         cold.store(scratch, 0, len + 1, value, 0, 8);

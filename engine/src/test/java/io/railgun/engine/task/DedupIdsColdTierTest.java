@@ -34,6 +34,7 @@ class DedupIdsColdTierTest {
     private final InMemoryReservoir reservoir = new InMemoryReservoir();
     private final MapColdKeys store = new MapColdKeys();
     private long seq;
+    private long time = Long.MIN_VALUE;
 
     /** Run 1: in-memory part 10, H 100, ids 1..1000 at t = id, a checkpoint at T = 1000. */
     private void firstRun() {
@@ -157,6 +158,84 @@ class DedupIdsColdTierTest {
         }
         assertThat(ids.filterNegatives() - before).as("new ids the filter ruled out, of 1,001").isGreaterThan(900);
         assertThat(ids.filterBytes()).isPositive();
+    }
+
+    /**
+     * A restore with a shorter horizon (here with no cold tier) deletes the cold ids it no longer
+     * covers: left in RocksDB, X's forgotten copy at 100 — its event since trimmed from the
+     * reservoir — was taken for a later copy of X counted late at 90 once the horizon grew again,
+     * which was then neither stored nor put in the filter (found by review).
+     */
+    @Test
+    void aShorterHorizonAtARestoreLeavesNoStaleColdIdBehind() {
+        DedupIds ids = new DedupIds(reservoir, 0, false, "id", store, 0);
+        ids.setHorizon(100, 0); // no in-memory part: the cold tier holds everything older than T - 1
+        admit(ids, 7, 100);
+        admit(ids, 1, 110); // X@100 moved to the cold tier
+        ids.markCheckpoint();
+        ids.close();
+        ids = new DedupIds(reservoir, 0, false, "id", store, 0);
+        ids.restore(110, 5, 5); // H 5: X@100 forgotten (and no cold tier: Hh 5)
+        admit(ids, 2, 111); // the reservoir lets X@100 go
+        ids.setHorizon(50, 30); // longer again; X@100 is not held, so not remembered again
+        admit(ids, 7, 90); // late, and new: counted
+        admit(ids, 3, 125); // X@90 moves to the cold tier
+        assertThat(isNew(ids, 7, 126)).as("X, counted at 90, within H 50 of T 125").isFalse();
+    }
+
+    /** Likewise with the cold tier still active: the ids before the new forget boundary are deleted. */
+    @Test
+    void aShorterHorizonAtARestoreDeletesTheColdIdsItNoLongerCovers() {
+        DedupIds ids = new DedupIds(reservoir, 0, false, "id", store, 0);
+        ids.setHorizon(100, 0);
+        for (long t = 1; t <= 60; t++) {
+            count(ids, t, t); // ids 1..59 move to the cold tier
+        }
+        ids.markCheckpoint();
+        ids.close();
+        ids = new DedupIds(reservoir, 0, false, "id", store, 0);
+        ids.restore(60, 20, 0); // forget boundary 39
+        assertThat(store.keysWithTag((byte) 1)).as("cold ids left: 40..59").isEqualTo(20);
+        assertThat(isNew(ids, 45, 60)).isFalse();
+        assertThat(isNew(ids, 30, 60)).isTrue();
+    }
+
+    /**
+     * A 16-byte mark record (an earlier version's) written while the cold tier was off has no
+     * forget boundary: whether the restore's horizon is longer is not known, so both copies of X
+     * (1000 and 1031, more than the old horizon 20 apart) may be in the new one — the later must keep
+     * X when the older is forgotten (found by review).
+     */
+    @Test
+    void aRestoreFromAnEarlierVersionsRecordKeepsTheLaterCopyOfAnId() {
+        DedupIds first = new DedupIds(reservoir, 0, false, "id", store, 50);
+        first.setHorizon(20, 0); // no cold tier; the reservoir keeps the events (a window's)
+        count(first, 7, 1000);
+        count(first, 1, 1030);
+        count(first, 7, 1031); // X again: its copy at 1000 is forgotten
+        first.close();
+        time = 1031;
+        byte[] b = new byte[16]; // that version's record while its cold tier was off: M and F unknown
+        LONG.set(b, 0, Long.MIN_VALUE);
+        LONG.set(b, 8, Long.MIN_VALUE);
+        store.store(new byte[] {0}, 0, 1, b, 0, 16, false);
+        DedupIds ids = new DedupIds(reservoir, 0, false, "id", store, 5);
+        ids.restore(1031, 100, 0); // H 100: X@1000 and X@1031 both within it
+        admit(ids, 2, 1040); // X@1031 to the cold tier
+        admit(ids, 3, 1105); // X@1000 forgotten
+        assertThat(isNew(ids, 7, 1106)).as("X, counted at 1031, within H 100 of T 1105").isFalse();
+    }
+
+    /** Counts a new event as {@code EventAdmission} does, trimming the reservoir as the time moves. */
+    private void admit(DedupIds ids, long id, long t) {
+        assertThat(isNew(ids, id, t)).as("id %d at %d", id, t).isTrue();
+        ids.remember(t);
+        reservoir.insert(t, seq++, w.row());
+        if (t > time) {
+            time = t;
+            ids.advance(t);
+            reservoir.trim();
+        }
     }
 
     /** The mark record as a version without the filter writes it: the spill mark only. */
