@@ -1,14 +1,11 @@
 package io.railgun.engine.task;
 
-import io.railgun.engine.dedup.ColdIdFilter;
 import io.railgun.engine.dedup.DedupIndex;
-import io.railgun.engine.dedup.SavedColdIdFilter;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.EventSink;
 import io.railgun.engine.reservoir.ReservoirCursor;
 import io.railgun.engine.state.ColdKeys;
-import io.railgun.engine.state.StateReader;
 import io.railgun.engine.window.WindowBounds;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -24,7 +21,7 @@ import java.util.Arrays;
  *       walk): ids with {@code t > T - Hh - 1}, where the hot horizon
  *       {@code Hh = max(dedupHotMs, lateness)}, so an event the task accepts is always hot (when
  *       the cold tier is not active, {@code Hh} is H itself);</li>
- *   <li><b>cold</b> (the durable store's {@link ColdKeys}, so RocksDB with the checkpoints): the
+ *   <li><b>cold</b> ({@link ColdIds}, in the durable store's {@link ColdKeys}, so RocksDB with the checkpoints): the
  *       older ones, when {@code H > Hh} for a durable task ("the cold tier is active"). Key: a tag
  *       byte 1 then the id's bytes; value: t (8 bytes, little-endian).</li>
  * </ul>
@@ -63,22 +60,16 @@ import java.util.Arrays;
  */
 final class DedupIds implements AutoCloseable {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final byte MARK = 0;
-    private static final byte ID = 1;
-    private static final byte[] MARK_KEY = {MARK};
 
     private final EventReservoir reservoir;
     private final int idField;
     private final boolean stringId;
     private final String idName;
-    private final ColdKeys cold; // null: every id in memory (an in-memory task)
+    private final ColdIds cold; // null: every id in memory (an in-memory task)
     private final long dedupHotMs;
     private final DedupIndex hot = new DedupIndex();
-    private final StateReader reader = new StateReader();
-    private final byte[] value = new byte[24];
-    private byte[] scratch = new byte[64]; // the tag byte ID, then the id being handled
+    private byte[] scratch = new byte[64]; // the tag byte ColdIds.ID, then the id being handled
     private int pendingLength = -1; // the id isNew accepted, in scratch; -1: none
-    private long coldDuplicates;
 
     private long horizonMs;
     private long hotHorizonMs;
@@ -86,12 +77,6 @@ final class DedupIds implements AutoCloseable {
     private long streamTime = Long.MIN_VALUE; // Long.MIN_VALUE: no event counted yet
     private ReservoirCursor forgetCursor;
     private ReservoirCursor spillCursor; // null while the cold tier is not active
-    private ColdIdFilter filter; // the cold ids' filter; null until the cold tier is first active
-    private long coldHigh = Long.MIN_VALUE; // the latest timestamp of an id the cold tier may hold
-    // ids counted at or before it may have a later copy within H (a longer horizon remembered them
-    // again): storing or deleting one reads the cold copy first; Long.MIN_VALUE once forgotten
-    private long reopenedTo = Long.MIN_VALUE;
-    private long filterNegatives;
 
     // where setHorizon and restore put the ids they read back (see place)
     private long placeForget;
@@ -107,9 +92,9 @@ final class DedupIds implements AutoCloseable {
         this.idField = idField;
         this.stringId = stringId;
         this.idName = idName;
-        this.cold = cold;
+        this.cold = cold == null ? null : new ColdIds(cold);
         this.dedupHotMs = dedupHotMs;
-        this.scratch[0] = ID;
+        this.scratch[0] = ColdIds.ID;
         this.forgetCursor = reservoir.openCursor(Long.MIN_VALUE);
     }
 
@@ -125,8 +110,7 @@ final class DedupIds implements AutoCloseable {
         if (hot.contains(scratch, 1, len)) {
             return false;
         }
-        if (coldActive && inCold(len)) {
-            coldDuplicates++;
+        if (coldActive && cold.contains(scratch, len, boundary(horizonMs))) {
             return false;
         }
         pendingLength = len;
@@ -147,7 +131,7 @@ final class DedupIds implements AutoCloseable {
         streamTime = time;
         if (coldActive) {
             // first: after a jump in time the spill passes ids about to be forgotten, which the filter skips
-            filter.forgetBefore(boundary(horizonMs));
+            cold.forgetBefore(boundary(horizonMs));
         }
         if (spillCursor != null) {
             spillCursor.advanceTo(boundary(hotHorizonMs), spill);
@@ -157,8 +141,8 @@ final class DedupIds implements AutoCloseable {
         } else {
             forgetCursor.skipTo(boundary(horizonMs)); // it only keeps the horizon's events: no need to read them
         }
-        if (reopenedTo != Long.MIN_VALUE && forgetCursor.boundary() >= reopenedTo) {
-            reopenedTo = Long.MIN_VALUE; // no copy left to tell apart
+        if (cold != null) {
+            cold.passed(forgetCursor.boundary());
         }
         hot.expireBefore(hotBoundary());
     }
@@ -174,14 +158,16 @@ final class DedupIds implements AutoCloseable {
         // ids after the spill boundary may be hot, ids up to coldHigh cold (past the spill boundary
         // after a restore with a longer hot horizon: those counted before it; late ones since are hot)
         long oldSpillLow = spillCursor != null ? spillCursor.boundary() : oldForget;
-        long oldSpillHigh = spillCursor != null ? Math.max(oldSpillLow, coldHigh) : oldForget;
+        long oldSpillHigh = spillCursor != null ? Math.max(oldSpillLow, cold.high()) : oldForget;
         horizonMs = newHorizonMs;
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs;
         closeSpill();
-        filter = ColdIdFilter.adopt(filter, coldActive, horizonMs - hotHorizonMs, wasActive ? coldHigh : Long.MIN_VALUE);
-        if (!coldActive) {
-            coldHigh = Long.MIN_VALUE; // (the scans below move the cold ids to memory)
+        if (cold != null) {
+            cold.adoptFilter(coldActive, horizonMs - hotHorizonMs, wasActive);
+            if (!coldActive) {
+                cold.high(Long.MIN_VALUE); // (the scans below move the cold ids to memory)
+            }
         }
         if (streamTime == Long.MIN_VALUE) {
             if (coldActive) {
@@ -192,7 +178,7 @@ final class DedupIds implements AutoCloseable {
         long forgetBoundary = boundary(horizonMs);
         long spillBoundary = coldActive ? boundary(hotHorizonMs) : forgetBoundary;
         if (coldActive) {
-            filter.forgetBefore(forgetBoundary); // before place adds to it: a longer horizon moves it back
+            cold.forgetBefore(forgetBoundary); // before place adds to it: a longer horizon moves it back
         }
         // first: a longer hot horizon revives the ids the index still holds, so place adds no twin
         hot.expireBefore(hotBoundary());
@@ -202,9 +188,9 @@ final class DedupIds implements AutoCloseable {
         placeForget = forgetBoundary;
         placeSpill = spillBoundary;
         placeFromCold = wasActive;
-        if (forgetBoundary < oldForget) {
+        if (forgetBoundary < oldForget && cold != null) {
             // an id counted again more than the old horizon after one of these events has two copies
-            reopenedTo = Math.max(reopenedTo, oldForget);
+            cold.reopen(oldForget);
         }
         if (!wasActive) {
             oldSpillLow = oldForget;
@@ -220,7 +206,7 @@ final class DedupIds implements AutoCloseable {
         }
         if (coldActive) {
             spillCursor = reservoir.openCursor(spillBoundary);
-            coldHigh = Math.min(coldHigh, spillBoundary); // (place moved the later ones to memory)
+            cold.high(Math.min(cold.high(), spillBoundary)); // (place moved the later ones to memory)
         }
     }
 
@@ -243,32 +229,19 @@ final class DedupIds implements AutoCloseable {
         long from = boundary;
         placeForget = boundary;
         placeSpill = boundary;
-        coldHigh = Long.MIN_VALUE;
         // the checkpoint's spill mark, and its forget boundary (none in an older version's checkpoint)
-        boolean marked = cold != null && cold.load(MARK_KEY, 0, 1, reader);
-        long mark = marked ? reader.getLong() : Long.MIN_VALUE;
-        boolean current = marked && reader.remaining() >= 8;
-        long savedForget = current ? reader.getLong() : Long.MIN_VALUE;
-        boolean full = current && reader.remaining() >= 8; // a record with R
-        reopenedTo = full ? reader.getLong() : Long.MIN_VALUE;
-        if (boundary < savedForget) {
-            // a longer horizon than the checkpoint's: the ids read back before its boundary may have copies
-            reopenedTo = Math.max(reopenedTo, savedForget);
-        } else if (marked && !full && savedForget == Long.MIN_VALUE) {
-            // an earlier version's record without F (its cold tier was off, or it stored M only):
-            // whether the horizon grew is not known, so every id read back may have a later copy
-            reopenedTo = time;
-        }
+        ColdIds.Mark saved = cold == null ? new ColdIds.Mark(false, Long.MIN_VALUE, false, Long.MIN_VALUE)
+                : cold.restore(time, boundary, coldActive, horizonMs - hotHorizonMs);
+        long mark = saved.spill();
+        long savedForget = saved.forget();
         // ids in the checkpoint's cold tier from here (F; an old record's unknown: the boundary) up to M
-        long coldLow = current ? savedForget : boundary;
-        filter = cold == null ? null : SavedColdIdFilter.restore(cold, mark, current, coldActive, horizonMs - hotHorizonMs);
+        long coldLow = saved.current() ? savedForget : boundary;
         placeFromCold = false; // the ids between the forget boundaries are not in the cold tier
         if (coldActive) {
             spillCursor = reservoir.openCursor(boundary(hotHorizonMs));
             placeSpill = spillCursor.boundary();
             from = Math.max(from, mark);
-            coldHigh = mark;
-            filter.forgetBefore(boundary);
+            cold.forgetBefore(boundary);
             // a longer horizon than the checkpoint's: the ids between the two forget boundaries are
             // read back, as setHorizon does (those the reservoir still holds)
             scan(boundary, Math.min(savedForget, from), place);
@@ -300,28 +273,22 @@ final class DedupIds implements AutoCloseable {
             return;
         }
         long mark = spillCursor == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : spillCursor.boundary();
-        LONG.set(value, 0, mark);
-        LONG.set(value, 8, forgetCursor.boundary()); // (the cold tier's, or the horizon's in memory)
-        LONG.set(value, 16, reopenedTo > forgetCursor.boundary() ? reopenedTo : Long.MIN_VALUE);
-        cold.store(MARK_KEY, 0, 1, value, 0, 24);
-        if (filter != null) {
-            filter.save(cold, mark);
-        }
+        cold.mark(mark, forgetCursor.boundary()); // (F: the cold tier's, or the horizon's in memory)
     }
 
     /** New ids the cold ids' filter kept from a RocksDB lookup since the task was opened. */
     long filterNegatives() {
-        return filterNegatives;
+        return cold == null ? 0 : cold.filterNegatives();
     }
 
     /** Heap bytes of the cold ids' filter (0 without a cold tier). */
     long filterBytes() {
-        return filter == null ? 0 : filter.bytes();
+        return cold == null ? 0 : cold.filterBytes();
     }
 
     /** Duplicates found in the cold tier since the task was opened. */
     long coldDuplicates() {
-        return coldDuplicates;
+        return cold == null ? 0 : cold.duplicates();
     }
 
     /** Ids held in memory (the live ones, and the dead ones not yet dropped from the log). */
@@ -353,17 +320,6 @@ final class DedupIds implements AutoCloseable {
                 : WindowBounds.minus(streamTime, coldActive ? hotHorizonMs : horizonMs);
     }
 
-    private boolean inCold(int len) {
-        if (!filter.mightContain(scratch, 1, len)) {
-            filterNegatives++;
-            return false;
-        }
-        if (!cold.load(scratch, 0, len + 1, reader)) {
-            return false;
-        }
-        return reader.getLong() > boundary(horizonMs);
-    }
-
     /** Hands {@code sink} the reservoir's events with timestamps in (from, to]. */
     private void scan(long from, long to, EventSink sink) {
         if (to > from) {
@@ -374,12 +330,12 @@ final class DedupIds implements AutoCloseable {
     }
 
     private void forget(long timestamp, long seq, EventRow row) {
-        deleteCold(encode(row), timestamp); // fed only while the cold tier is active (see advance)
+        cold.forget(scratch, encode(row), timestamp); // fed only while the cold tier is active (see advance)
     }
 
     private void spill(long timestamp, long seq, EventRow row) {
-        filter.expect(hot.held(), hotHorizonMs); // (the ids in memory give the rate of ids)
-        storeCold(encode(row), timestamp); // the hot tier drops it at the same boundary
+        cold.expect(hot.held(), hotHorizonMs); // (the ids in memory give the rate of ids)
+        cold.store(scratch, encode(row), timestamp); // the hot tier drops it at the same boundary
     }
 
     /**
@@ -391,53 +347,18 @@ final class DedupIds implements AutoCloseable {
         int len = encode(row);
         if (timestamp <= placeForget) {
             if (placeFromCold) {
-                deleteCold(len, timestamp);
+                cold.forget(scratch, len, timestamp);
             }
         } else if (timestamp <= placeSpill) {
-            storeCold(len, timestamp);
+            cold.store(scratch, len, timestamp);
         } else {
             if (placeFromCold) {
-                cold.delete(scratch, 0, len + 1); // (a later copy of it, if any, is after placeSpill too)
+                cold.delete(scratch, len); // (a later copy of it, if any, is after placeSpill too)
             }
             if (hot.latest(scratch, 1, len) < timestamp) {
                 hot.add(scratch, 1, len, timestamp);
             }
         }
-    }
-
-    /**
-     * The timestamp of the cold copy of the id in {@link #scratch} when it is later than
-     * {@code timestamp}, else Long.MIN_VALUE: asked only for ids counted at or before
-     * {@link #reopenedTo}, the only ones that may have one (a RocksDB read each, at the store and at
-     * the forget, while a lengthened horizon's old boundary is passed).
-     */
-    private long laterColdCopy(int len, long timestamp) {
-        if (timestamp > reopenedTo || !cold.load(scratch, 0, len + 1, reader)) {
-            return Long.MIN_VALUE;
-        }
-        long stored = reader.getLong();
-        return stored > timestamp ? stored : Long.MIN_VALUE;
-    }
-
-    /** Forgets the cold copy of an id counted at {@code timestamp}, unless the cold tier holds a later one. */
-    private void deleteCold(int len, long timestamp) {
-        if (laterColdCopy(len, timestamp) == Long.MIN_VALUE) {
-            cold.delete(scratch, 0, len + 1);
-        }
-    }
-
-    private void storeCold(int len, long timestamp) {
-        long later = laterColdCopy(len, timestamp);
-        if (later != Long.MIN_VALUE) {
-            // the later copy keeps the id; in the filter too (a copy an earlier version left may not be)
-            filter.add(scratch, 1, len, later);
-            coldHigh = Math.max(coldHigh, later);
-            return;
-        }
-        LONG.set(value, 0, timestamp);
-        cold.store(scratch, 0, len + 1, value, 0, 8);
-        filter.add(scratch, 1, len, timestamp);
-        coldHigh = Math.max(coldHigh, timestamp);
     }
 
     /** Copies the id of {@code row} into {@link #scratch} after the tag byte; returns its length. */

@@ -1,0 +1,184 @@
+package io.railgun.engine.task;
+
+import io.railgun.engine.dedup.ColdIdFilter;
+import io.railgun.engine.dedup.SavedColdIdFilter;
+import io.railgun.engine.state.ColdKeys;
+import io.railgun.engine.state.StateReader;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * The cold tier of a task's {@link DedupIds}: the ids older than the hot horizon in the durable
+ * store's {@link ColdKeys} (key: the tag byte {@link #ID} then the id's bytes, as the caller builds
+ * it; value: the counted timestamp, 8 bytes little-endian), their {@link ColdIdFilter}, and the
+ * checkpoint's record under the single tag byte {@link #MARK}: the spill mark M, the forget boundary
+ * F and R, the highest old forget boundary a lengthened horizon passed back over (see
+ * {@link DedupIds}' "Two copies of an id": an id counted at or before R may have a later copy, so
+ * storing or forgetting one reads the stored copy first and leaves a later one in place).
+ *
+ * <p>Allocation-free per event. Owned by the task's thread.
+ */
+final class ColdIds {
+    static final byte ID = 1;
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final byte[] MARK_KEY = {0};
+
+    /** A checkpoint's record: M and F (Long.MIN_VALUE when unknown); {@code current} when it has F. */
+    record Mark(boolean marked, long spill, boolean current, long forget) {}
+
+    private final ColdKeys keys;
+    private final StateReader reader = new StateReader();
+    private final byte[] value = new byte[24];
+    private ColdIdFilter filter; // null until the tier is first active
+    private long high = Long.MIN_VALUE; // the latest timestamp of an id the tier may hold
+    private long reopenedTo = Long.MIN_VALUE; // R; Long.MIN_VALUE once the forget boundary passed it
+    private long filterNegatives;
+    private long duplicates;
+
+    ColdIds(ColdKeys keys) {
+        this.keys = keys;
+    }
+
+    /**
+     * Whether the id in {@code key} (its {@code len} bytes after the tag) was counted after
+     * {@code forgetBoundary}: a duplicate. Asked only while the tier is active.
+     */
+    boolean contains(byte[] key, int len, long forgetBoundary) {
+        if (!filter.mightContain(key, 1, len)) {
+            filterNegatives++;
+            return false;
+        }
+        if (keys.load(key, 0, len + 1, reader) && reader.getLong() > forgetBoundary) {
+            duplicates++;
+            return true;
+        }
+        return false;
+    }
+
+    /** Keeps an id counted at {@code timestamp}, unless a later copy of it is kept. */
+    void store(byte[] key, int len, long timestamp) {
+        long later = laterCopy(key, len, timestamp);
+        if (later != Long.MIN_VALUE) {
+            // the later copy keeps the id; in the filter too (a copy an earlier version left may not be)
+            filter.add(key, 1, len, later);
+            high = Math.max(high, later);
+            return;
+        }
+        LONG.set(value, 0, timestamp);
+        keys.store(key, 0, len + 1, value, 0, 8);
+        filter.add(key, 1, len, timestamp);
+        high = Math.max(high, timestamp);
+    }
+
+    /** Forgets the copy of an id counted at {@code timestamp}, unless the tier holds a later one. */
+    void forget(byte[] key, int len, long timestamp) {
+        if (laterCopy(key, len, timestamp) == Long.MIN_VALUE) {
+            keys.delete(key, 0, len + 1);
+        }
+    }
+
+    /** Deletes an id whatever copy is kept (it goes to memory with its latest copy). */
+    void delete(byte[] key, int len) {
+        keys.delete(key, 0, len + 1);
+    }
+
+    /**
+     * The timestamp of the kept copy of the id when it is later than {@code timestamp}, else
+     * Long.MIN_VALUE: asked only for ids counted at or before R, the only ones that may have one
+     * (a RocksDB read each, at the store and at the forget, while a lengthened horizon's old
+     * boundary is passed).
+     */
+    private long laterCopy(byte[] key, int len, long timestamp) {
+        if (timestamp > reopenedTo || !keys.load(key, 0, len + 1, reader)) {
+            return Long.MIN_VALUE;
+        }
+        long stored = reader.getLong();
+        return stored > timestamp ? stored : Long.MIN_VALUE;
+    }
+
+    /** A horizon grew back over {@code oldForget}: the ids counted up to it may have later copies. */
+    void reopen(long oldForget) {
+        reopenedTo = Math.max(reopenedTo, oldForget);
+    }
+
+    /** The forget boundary moved to {@code forgetBoundary}: R is dropped once passed. */
+    void passed(long forgetBoundary) {
+        if (reopenedTo != Long.MIN_VALUE && forgetBoundary >= reopenedTo) {
+            reopenedTo = Long.MIN_VALUE; // no copy left to tell apart
+        }
+    }
+
+    /** The latest timestamp of an id the tier may hold. */
+    long high() {
+        return high;
+    }
+
+    void high(long timestamp) {
+        high = timestamp;
+    }
+
+    /** Adopts the filter for a new width of the tier (see {@link ColdIdFilter#adopt}). */
+    void adoptFilter(boolean active, long width, boolean wasActive) {
+        filter = ColdIdFilter.adopt(filter, active, width, wasActive ? high : Long.MIN_VALUE);
+    }
+
+    void forgetBefore(long boundary) {
+        filter.forgetBefore(boundary);
+    }
+
+    /** Sizes the filter from the ids held in memory over the hot horizon (the rate of ids). */
+    void expect(long hotIds, long hotHorizonMs) {
+        filter.expect(hotIds, hotHorizonMs);
+    }
+
+    /** Writes the checkpoint's record (and the filter) with the changes the next checkpoint writes. */
+    void mark(long spillMark, long forgetBoundary) {
+        LONG.set(value, 0, spillMark);
+        LONG.set(value, 8, forgetBoundary);
+        LONG.set(value, 16, reopenedTo > forgetBoundary ? reopenedTo : Long.MIN_VALUE);
+        keys.store(MARK_KEY, 0, 1, value, 0, 24);
+        if (filter != null) {
+            filter.save(keys, spillMark);
+        }
+    }
+
+    /**
+     * Reads the checkpoint's record back, with its filter, for a restore at {@code time} whose forget
+     * boundary is {@code boundary}: R as saved, raised to F when the horizon is longer than the
+     * checkpoint's, or to T when the record (an earlier version's) has no F.
+     */
+    Mark restore(long time, long boundary, boolean active, long width) {
+        boolean marked = keys.load(MARK_KEY, 0, 1, reader);
+        long spill = marked ? reader.getLong() : Long.MIN_VALUE;
+        boolean current = marked && reader.remaining() >= 8;
+        long forget = current ? reader.getLong() : Long.MIN_VALUE;
+        boolean full = current && reader.remaining() >= 8; // a record with R
+        reopenedTo = full ? reader.getLong() : Long.MIN_VALUE;
+        if (boundary < forget) {
+            reopen(forget); // the ids read back before the checkpoint's boundary may have copies
+        } else if (marked && !full && forget == Long.MIN_VALUE) {
+            // an earlier version's record without F (its cold tier was off, or it stored M only):
+            // whether the horizon grew is not known, so every id read back may have a later copy
+            reopenedTo = time;
+        }
+        filter = SavedColdIdFilter.restore(keys, spill, current, active, width);
+        high = active ? spill : Long.MIN_VALUE;
+        return new Mark(marked, spill, current, forget);
+    }
+
+    /** New ids the filter kept from a RocksDB lookup since the task was opened. */
+    long filterNegatives() {
+        return filterNegatives;
+    }
+
+    /** Heap bytes of the filter. */
+    long filterBytes() {
+        return filter == null ? 0 : filter.bytes();
+    }
+
+    /** Duplicates found in this tier since the task was opened. */
+    long duplicates() {
+        return duplicates;
+    }
+}
