@@ -29,7 +29,7 @@ import java.util.Arrays;
  * others: the spill cursor at {@code T - Hh - 1} copies the ids it passes to cold (the hot tier
  * drops them at the same boundary), the forget cursor at {@code T - H - 1} deletes the cold ones
  * (and keeps the horizon's events in the reservoir). A new id is looked up in cold only when the
- * tier is active, and only when the {@link ColdIdFilter} of the cold ids (saved with each checkpoint)
+ * tier is active, and only when the {@link io.railgun.engine.dedup.ColdIdFilter} of the cold ids (saved with each checkpoint)
  * does not rule it out; a cold id whose t is not within H counts as absent.
  *
  * <p><b>Restore.</b> Each checkpoint also stores, under the key of the single tag byte 0, the spill
