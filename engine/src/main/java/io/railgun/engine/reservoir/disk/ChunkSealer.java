@@ -120,11 +120,11 @@ final class ChunkSealer {
         }
         index.setLocation(c.id, p.segmentId, p.offset, p.frameLength);
         segments.chunkWritten(p.segmentId, c.id, p.frameLength);
+        persistedTs = c.lastTimestamp(); // before the release: a reader thread may refill the arrays at once
+        persistedSeq = c.lastSeq();
+        persistedMaxSeq = Math.max(persistedMaxSeq, c.maxSeq);
         if (!reads.keepWritten(c)) {
             open.pool.release(c); // written, not cached, no cursor in it: nothing reads it any more
         }
-        persistedTs = c.lastTimestamp();
-        persistedSeq = c.lastSeq();
-        persistedMaxSeq = Math.max(persistedMaxSeq, c.maxSeq);
     }
 }

@@ -87,6 +87,9 @@ final class DiskCursor implements ReservoirCursor {
                 }
                 if (t > old) {
                     sink.accept(t, c.seqs[i], row.wrap(c.body, c.rowOffsets[i]));
+                    if (chunk != c) {
+                        return; // the sink closed this cursor: the chunk may be another's already
+                    }
                 }
                 i++;
             }

@@ -383,6 +383,9 @@ public final class DiskReservoir implements EventReservoir {
      * (no cursor in it, not cached, not waiting for its write, which releases it then).
      */
     void left(Chunk c) {
+        if (closed) {
+            return; // its cursors are forgotten: whether another still holds the chunk is not known
+        }
         if (pending.get(c.id) == null && !cache.holds(c) && !reads.anyCursorIn(c)) {
             open.pool.release(c);
         }
