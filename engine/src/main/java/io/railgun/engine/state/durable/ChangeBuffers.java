@@ -205,6 +205,9 @@ final class ChangeBuffers {
         snapshot = current;
         current = spare;
         spare = null;
+        // the next interval's changes are about this one's: one allocation for the arrays the first
+        // time, not a chain of doublings (the two buffers alternate; each grew through its own)
+        current.reserve(snapshot.valueBytes(), snapshot.count(), snapshot.keyBytes());
     }
 
     boolean begun() {

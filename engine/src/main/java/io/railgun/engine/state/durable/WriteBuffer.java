@@ -47,6 +47,11 @@ final class WriteBuffer {
         return used;
     }
 
+    /** Bytes of the keys written. */
+    long keyBytes() {
+        return keyBytes;
+    }
+
     /** Keeps a key's whole value, replacing any. */
     void put(byte[] key, int keyOffset, int keyLength, byte[] value, int offset, int length) {
         put(key, keyOffset, keyLength, value, offset, length, false);
