@@ -329,13 +329,17 @@ final class DedupIds implements AutoCloseable {
         }
     }
 
+    // encode first, then read scratch: encode may grow it (an id longer than any this task encoded)
+
     private void forget(long timestamp, long seq, EventRow row) {
-        cold.forget(scratch, encode(row), timestamp); // fed only while the cold tier is active (see advance)
+        int len = encode(row);
+        cold.forget(scratch, len, timestamp); // fed only while the cold tier is active (see advance)
     }
 
     private void spill(long timestamp, long seq, EventRow row) {
+        int len = encode(row);
         cold.expect(hot.held(), hotHorizonMs); // (the ids in memory give the rate of ids)
-        cold.store(scratch, encode(row), timestamp); // the hot tier drops it at the same boundary
+        cold.store(scratch, len, timestamp); // the hot tier drops it at the same boundary
     }
 
     /**
