@@ -28,13 +28,14 @@ import org.junit.jupiter.api.Test;
  * holds is within the horizon, must be new when no copy is, and may be either otherwise.
  */
 class DedupIdsModelTest {
-    private static final Schema SCHEMA;
+    private static final Schema SCHEMA = schema(FieldType.LONG);
+    private static final Schema STRING_SCHEMA = schema(FieldType.STRING);
 
-    static {
+    private static Schema schema(FieldType idType) {
         Map<String, FieldType> f = new LinkedHashMap<>();
-        f.put("id", FieldType.LONG);
+        f.put("id", idType);
         f.put("ts", FieldType.TIMESTAMP);
-        SCHEMA = Schema.of(f);
+        return Schema.of(f);
     }
 
     /** A counted event; {@code gone} once the reservoir trimmed it. */
@@ -66,11 +67,28 @@ class DedupIdsModelTest {
     @Test
     void durableIdsOverATrimmedReservoirMatchTheModel() {
         for (int seed = 0; seed < 10_000; seed++) {
-            run(seed, true, true);
+            run(seed, true, true, false);
+        }
+    }
+
+    /** String ids of 2 to 80 bytes: a restore meets ids longer than any the new task encoded. */
+    @Test
+    void durableStringIdsOverATrimmedReservoirMatchTheModel() {
+        for (int seed = 0; seed < 3_000; seed++) {
+            run(seed, true, true, true);
         }
     }
 
     private static void run(int seed, boolean durable, boolean trim) {
+        run(seed, durable, trim, false);
+    }
+
+    /** The string id of pool entry {@code n}: every third one long (past the 64-byte buffer ids start in). */
+    private static String stringId(long n) {
+        return n % 3 == 0 ? "L".repeat((int) (60 + n)) + n : "s" + n;
+    }
+
+    private static void run(int seed, boolean durable, boolean trim, boolean strings) {
         SplittableRandom r = new SplittableRandom(seed);
         EventRowWriter w = new EventRowWriter();
         InMemoryReservoir reservoir = new InMemoryReservoir();
@@ -80,7 +98,7 @@ class DedupIdsModelTest {
         long hot = hotPart(r);
         long h = horizon(r);
         long lateness = lateness(r, h);
-        DedupIds ids = new DedupIds(reservoir, 0, false, "id", store, hot);
+        DedupIds ids = new DedupIds(reservoir, 0, strings, "id", store, hot);
         ids.setHorizon(h, lateness);
         log.append("hot ").append(hot).append(" H ").append(h).append(" late ").append(lateness);
         long time = Long.MIN_VALUE;
@@ -99,7 +117,7 @@ class DedupIdsModelTest {
                 hot = hotPart(r);
                 h = horizon(r);
                 lateness = lateness(r, h);
-                ids = new DedupIds(reservoir, 0, false, "id", store, hot);
+                ids = new DedupIds(reservoir, 0, strings, "id", store, hot);
                 ids.restore(time, h, lateness);
                 log.append(" | restore hot ").append(hot).append(" H ").append(h).append(" late ").append(lateness);
             } else {
@@ -115,7 +133,11 @@ class DedupIdsModelTest {
                 long boundary = time - h; // remembered: counted at or after it (T before this event)
                 boolean mustBeNew = counted.stream().noneMatch(c -> c.id == id && c.ts >= boundary);
                 boolean mustBeDuplicate = counted.stream().anyMatch(c -> c.id == id && c.ts >= boundary && !c.gone);
-                w.begin(SCHEMA).setLong(0, id).setLong(1, ts);
+                if (strings) {
+                    w.begin(STRING_SCHEMA).setString(0, stringId(id)).setLong(1, ts);
+                } else {
+                    w.begin(SCHEMA).setLong(0, id).setLong(1, ts);
+                }
                 w.finish();
                 boolean actual = ids.isNew(w.row());
                 log.append(" | ").append(id).append('@').append(ts);
