@@ -2,6 +2,7 @@ package io.railgun.node.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import io.railgun.engine.reply.ReplyMetrics;
 import io.railgun.engine.reply.StreamReply;
 import io.railgun.engine.schema.StreamDefinition;
 import io.railgun.node.frontend.ApiException;
@@ -61,9 +62,16 @@ final class ReplyJson {
         g.writeFieldName("eventId");
         writeEventId(g, numericId, reply.eventId());
         g.writeObjectFieldStart("metrics");
-        for (Map.Entry<String, Object> e : reply.metrics().entrySet()) {
-            g.writeFieldName(name(e.getKey()));
-            writeValue(g, e.getValue());
+        if (reply.metrics() instanceof ReplyMetrics m) { // the merger's: read by index, no entry objects
+            for (int i = 0; i < m.size(); i++) {
+                g.writeFieldName(name(m.name(i)));
+                writeValue(g, m.value(i));
+            }
+        } else {
+            for (Map.Entry<String, Object> e : reply.metrics().entrySet()) {
+                g.writeFieldName(name(e.getKey()));
+                writeValue(g, e.getValue());
+            }
         }
         g.writeEndObject();
         if (reply.duplicate()) {
