@@ -2,7 +2,6 @@ package io.railgun.node.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.railgun.node.frontend.ApiException;
@@ -114,15 +113,12 @@ final class ApiRequest {
             throw tooLarge();
         }
         into.reset();
-        if (body == null || !body.isReadable()) {
+        ByteBuf b = body;
+        if (b == null || !b.isReadable()) {
             return into;
         }
-        try (ByteBufInputStream in = new ByteBufInputStream(body.duplicate())) {
-            if (!into.readFrom(in, maxBodyBytes)) {
-                throw tooLarge();
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("reading a buffer in memory failed", e);
+        if (!into.readFrom(b, maxBodyBytes)) {
+            throw tooLarge();
         }
         return into;
     }

@@ -28,6 +28,7 @@ enum Endpoint {
 
     /** Route label of requests that matched no path. */
     static final String UNMATCHED = "unmatched";
+    private static final Endpoint[] ALL = values(); // values() copies its array at every call
 
     final Shape shape;
     final String method;
@@ -43,7 +44,7 @@ enum Endpoint {
 
     /** The endpoint of that path and method, or null (then the method is not allowed there). */
     static Endpoint find(Shape shape, String method) {
-        for (Endpoint e : values()) {
+        for (Endpoint e : ALL) {
             if (e.shape == shape && e.method.equals(method)) {
                 return e;
             }
@@ -54,7 +55,7 @@ enum Endpoint {
     /** The methods a path allows, for the Allow header of a 405: {@code "GET, PUT, DELETE"}. */
     static String allowed(Shape shape) {
         List<String> methods = new ArrayList<>();
-        for (Endpoint e : values()) {
+        for (Endpoint e : ALL) {
             if (e.shape == shape) {
                 methods.add(e.method);
             }

@@ -1,7 +1,6 @@
 package io.railgun.node.http;
 
-import java.io.IOException;
-import java.io.InputStream;
+import io.netty.buffer.ByteBuf;
 import java.io.OutputStream;
 import java.util.Arrays;
 
@@ -32,26 +31,22 @@ final class GrowableBytes extends OutputStream {
     }
 
     /**
-     * Replaces the content with what {@code in} holds, reading at most {@code maxBytes + 1} bytes.
+     * Replaces the content with {@code buf}'s readable bytes, without moving its reader index.
      *
-     * @return true when the stream ended within {@code maxBytes}, false when it holds more (nothing
-     *         past the extra byte is read)
+     * @return true when they are at most {@code maxBytes}, false (and the content empty) when more
      */
-    boolean readFrom(InputStream in, long maxBytes) throws IOException {
+    boolean readFrom(ByteBuf buf, long maxBytes) {
         length = 0;
-        long limit = maxBytes + 1;
-        while (length < limit) {
-            if (length == bytes.length) {
-                grow(length + 1);
-            }
-            int want = (int) Math.min(bytes.length - length, limit - length);
-            int n = in.read(bytes, length, want);
-            if (n < 0) {
-                return true;
-            }
-            length += n;
+        int n = buf.readableBytes();
+        if (n > maxBytes) {
+            return false;
         }
-        return false;
+        if (n > bytes.length) {
+            grow(n);
+        }
+        buf.getBytes(buf.readerIndex(), bytes, 0, n);
+        length = n;
+        return true;
     }
 
     @Override

@@ -39,14 +39,21 @@ final class StreamHandlers {
     }
 
     /**
-     * The stream's definition; a name no stream can have is refused here without asking the front-end.
+     * The stream's definition; a name no stream can have gets the 404 of {@link #checkExists}.
      *
      * @throws ApiException 404 {@code unknown_stream}
      */
     static StreamDefinition lookup(ApiBackend backend, String name) {
-        checkExists(name);
-        StreamDefinition d = backend.stream(name);
+        // no stream has a name the pattern refuses: the pattern is checked only for an unknown name
+        StreamDefinition d;
+        try {
+            d = backend.stream(name);
+        } catch (ApiException e) {
+            checkExists(name);
+            throw e;
+        }
         if (d == null) {
+            checkExists(name);
             throw unknown(name);
         }
         return d;
