@@ -138,10 +138,19 @@ public record NodeConfig(
         return -1;
     }
 
+    /**
+     * Processor units by default: one per core but one, which is left to the HTTP event loops, the
+     * Kafka clients' threads and the embedded broker (on 2 cores, one unit measured 91–93 µs of node
+     * CPU per event against 96–104 for two, with fewer threads waiting for a CPU: docs/benchmarks.md).
+     */
+    static int defaultProcessors(int cores) {
+        return Math.max(1, cores - 1);
+    }
+
     /** The single-node default of {@code ./railgun start}: embedded broker, data under {@code ./data}. */
     public static NodeConfig defaults() {
         return new NodeConfig(DEFAULT_HOST, DEFAULT_PORT, Path.of("data"), null, 0, "node-1",
-                Math.max(1, Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
+                defaultProcessors(Runtime.getRuntime().availableProcessors()), 1, null, null, null, null, Map.of(),
                 16L << 20, 10_000, 10_000, 10_000, DEFAULT_HOT_KEYS, 3_600_000L, defaultMaxConnections(), 1_000, 60_000,
                 10_000, 30_000, DEFAULT_RECOVERY_RATE_BYTES, AUTO_TOPIC_REPLICATION,
                 DEFAULT_INPUT_RETENTION_MS, DEFAULT_STATE_MEMORY_BYTES);

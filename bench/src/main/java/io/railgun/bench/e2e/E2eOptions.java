@@ -12,7 +12,7 @@ import java.util.Locale;
  * @param nodeMode       {@code child} (a node in its own JVM, the default) or {@code in-process}
  * @param nodeJavaOpts   JVM options of a child node
  * @param nodeArgs       more arguments of a child node's {@code railgun start}
- * @param processors     the node's processor units, or 0 for its default (the machine's cores)
+ * @param processors     the node's processor units, or 0 for its default (the machine's cores but one)
  * @param jfr            record the child node with Java Flight Recorder
  * @param query          P51 or EX1
  * @param stream         the stream's name, or null for the default (see USAGE)
@@ -80,7 +80,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
               --node-java-opts "OPTS"    child node's JVM options (default: the railgun script's, "%s")
               --node-args "ARGS"         more options of the child node's 'railgun start' (space-separated), e.g.
                                          "--kafka-property linger.ms=1 --checkpoint-interval 30s"
-              --processors N             the node's processor units (default: its own, the machine's cores)
+              --processors N             the node's processor units (default: its own, the machine's cores but one)
               --jfr                      record the child node with JFR: bench-results/e2e-<query>-node.jfr
             Workload:
               --query P51|EX1            P51: SUM(amount) by card [60 MINUTES], partitioner card; EX1: SUM and COUNT

@@ -31,7 +31,7 @@ public final class StartSettings {
             "This node's name in the cluster, unique per cluster (1-100 letters, digits, '.', '_', '-')");
     public static final Setting<Integer> PROCESSORS = Setting.of("processors", "P", ValueTypes.POSITIVE_INT,
                     DEFAULTS.processors(), "Processor units: threads each running a set of tasks")
-            .withDefaultText("available processors (" + DEFAULTS.processors() + " here)");
+            .withDefaultText("the machine's cores but one, at least 1 (" + DEFAULTS.processors() + " here)");
     public static final Setting<Integer> REPLICATION = Setting.of("replication", "R", ValueTypes.POSITIVE_INT,
             DEFAULTS.replication(), "Copies of each task across the cluster: one active and R-1 hot replicas on"
                     + " other nodes, which answer too and take over without a copy or a replay (not Kafka topics' replication: --topic-replication)");

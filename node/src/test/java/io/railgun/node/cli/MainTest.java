@@ -283,7 +283,7 @@ class MainTest {
         Assumptions.assumeTrue(Files.exists(doc), "run from the node module of the repository");
         String text = Files.readString(doc);
         for (Setting<?> s : StartSettings.ALL) {
-            String shownDefault = s == StartSettings.PROCESSORS ? "available processors"
+            String shownDefault = s == StartSettings.PROCESSORS ? "the machine's cores but one (at least 1)"
                     : s == StartSettings.MAX_CONNECTIONS ? "half the file descriptor limit, 64 to 10000"
                     : s.defaultDisplay();
             assertThat(text).as("docs/configuration.md").contains("`" + s.flag()).contains(s.envVar())
