@@ -139,9 +139,10 @@ public record NodeConfig(
     }
 
     /**
-     * Processor units by default: one per core but one, which is left to the HTTP event loops, the
-     * Kafka clients' threads and the embedded broker (on 2 cores, one unit measured 91–93 µs of node
-     * CPU per event against 96–104 for two, with fewer threads waiting for a CPU: docs/benchmarks.md).
+     * Processor units by default: one per core (the JVM's available processors: a container's CPU
+     * limit) but one, which is left to the HTTP event loops, the Kafka clients' threads and, by
+     * default, the embedded broker (on 2 cores, one unit measured 90–93 µs of node CPU per event
+     * against 96–104 for two, with fewer threads waiting for a CPU: docs/benchmarks.md).
      */
     static int defaultProcessors(int cores) {
         return Math.max(1, cores - 1);
