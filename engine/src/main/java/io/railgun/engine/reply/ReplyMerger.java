@@ -1,6 +1,8 @@
 package io.railgun.engine.reply;
 
 import io.railgun.engine.task.ReplyStatus;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Merges the answers of the tasks an event went to (one per partitioner of its stream) into the
@@ -10,9 +12,10 @@ import io.railgun.engine.task.ReplyStatus;
  * The one merger of the engine's local stream and the node's front-end.
  *
  * <p>No hash table per event: the answers' arrays are kept as they come and matched against the
- * creation order at the end, each answer read from where its last match left off (tasks answer in
- * creation order, so that is one pass); a single answer already in that order is the reply's
- * metrics as it is.
+ * creation order at the end. Tasks answer in creation order, so only an answer's first unmerged
+ * name can be the current one: a pass over the order costs one comparison per answer and name, and
+ * a single answer is the reply's metrics as it is. Answers in another order (none are) are merged
+ * through a map.
  *
  * <p>Not thread-safe: the caller serialises {@link #add} when answers come from several threads.
  */
@@ -53,7 +56,12 @@ public final class ReplyMerger {
     }
 
     private ReplyMetrics metrics(Iterable<String> metricOrder) {
-        if (answers == 1 && inOrder(names[0], metricOrder)) {
+        for (int a = 0; a < answers; a++) {
+            if (!inOrder(names[a], metricOrder)) {
+                return mapped(metricOrder); // never seen: tasks answer in creation order
+            }
+        }
+        if (answers == 1) {
             return ReplyMetrics.of(names[0], values[0], names[0].length);
         }
         int total = 0;
@@ -62,54 +70,61 @@ public final class ReplyMerger {
         }
         String[] n = new String[total];
         Object[] v = new Object[total];
-        int[] from = new int[answers];
+        int[] next = new int[answers]; // each answer's first name not yet merged: the only one that can be the current name
         int size = 0;
         for (String name : metricOrder) {
-            // the later answer wins, as when the values were put into a map in answer order
-            for (int a = answers - 1; a >= 0; a--) {
-                int i = find(names[a], name, from[a]);
-                if (i >= 0) {
-                    from[a] = i + 1;
-                    n[size] = name;
-                    v[size] = values[a][i];
-                    size++;
-                    break;
+            int from = -1;
+            for (int a = 0; a < answers; a++) {
+                if (next[a] < names[a].length && names[a][next[a]].equals(name)) {
+                    next[a]++;
+                    from = a; // the later answer wins, as when the values were put into a map in answer order
                 }
+            }
+            if (from >= 0) {
+                n[size] = name;
+                v[size] = values[from][next[from] - 1];
+                size++;
             }
         }
         return ReplyMetrics.of(n, v, size);
     }
 
-    /** Index of {@code name} in {@code in}, looked for from {@code from} on, then before it; -1 if absent. */
-    private static int find(String[] in, String name, int from) {
-        for (int k = 0; k < in.length; k++) {
-            int i = from + k < in.length ? from + k : from + k - in.length;
-            if (in[i].equals(name)) {
-                return i;
+    /** The merge for answers not in creation order: through a map, as the merger did before it kept arrays. */
+    private ReplyMetrics mapped(Iterable<String> metricOrder) {
+        Map<String, Object> byName = new HashMap<>();
+        for (int a = 0; a < answers; a++) {
+            for (int i = 0; i < names[a].length; i++) {
+                byName.put(names[a][i], values[a][i]);
             }
         }
-        return -1;
+        String[] n = new String[byName.size()];
+        Object[] v = new Object[n.length];
+        int size = 0;
+        for (String name : metricOrder) {
+            if (byName.containsKey(name)) {
+                n[size] = name;
+                v[size] = byName.get(name);
+                size++;
+            }
+        }
+        return ReplyMetrics.of(n, v, size);
     }
 
-    /** Whether {@code answer} names exactly the metrics of {@code order} that it holds, in that order, and no others. */
+    /**
+     * Whether {@code answer}'s names appear in {@code order} in the same sequence (others between
+     * them allowed): then the merged names of that answer alone are the answer's, as they are.
+     * One pass over both, names being distinct in each.
+     */
     private static boolean inOrder(String[] answer, Iterable<String> order) {
         int i = 0;
         for (String name : order) {
-            if (i < answer.length && answer[i].equals(name)) {
+            if (i == answer.length) {
+                return true;
+            }
+            if (answer[i].equals(name)) {
                 i++;
-            } else if (contains(answer, name, i)) {
-                return false; // present, but later than its turn
             }
         }
         return i == answer.length;
-    }
-
-    private static boolean contains(String[] in, String name, int from) {
-        for (int i = from; i < in.length; i++) {
-            if (in[i].equals(name)) {
-                return true;
-            }
-        }
-        return false;
     }
 }
