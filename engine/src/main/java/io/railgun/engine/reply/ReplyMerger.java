@@ -56,13 +56,9 @@ public final class ReplyMerger {
     }
 
     private ReplyMetrics metrics(Iterable<String> metricOrder) {
-        for (int a = 0; a < answers; a++) {
-            if (!inOrder(names[a], metricOrder)) {
-                return mapped(metricOrder); // never seen: tasks answer in creation order
-            }
-        }
         if (answers == 1) {
-            return ReplyMetrics.of(names[0], values[0], names[0].length);
+            return inOrder(names[0], metricOrder) ? ReplyMetrics.of(names[0], values[0], names[0].length)
+                    : mapped(metricOrder);
         }
         int total = 0;
         for (int a = 0; a < answers; a++) {
@@ -84,6 +80,11 @@ public final class ReplyMerger {
                 n[size] = name;
                 v[size] = values[from][next[from] - 1];
                 size++;
+            }
+        }
+        for (int a = 0; a < answers; a++) {
+            if (next[a] != names[a].length) {
+                return mapped(metricOrder); // an answer out of creation order (never seen), or naming a metric not in it
             }
         }
         return ReplyMetrics.of(n, v, size);
