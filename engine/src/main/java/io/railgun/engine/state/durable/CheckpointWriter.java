@@ -48,8 +48,6 @@ final class CheckpointWriter implements AutoCloseable {
     private volatile long lastNanos;
     private volatile long totalBytes;
     private volatile long memtableWaits;
-    /** Longest a writer with little in its own memtables waits for other stores' flushes. */
-    static final long OTHERS_FLUSH_WAIT_MS = 1_000;
 
     CheckpointWriter(RocksDB db, ColumnFamilyHandle stateFamily, ColumnFamilyHandle metaFamily, byte[] recordKey,
             Path directory, StateMemory memory) {
@@ -102,34 +100,22 @@ final class CheckpointWriter implements AutoCloseable {
      * the share's unevictable part over {@link StateMemory#memtableWaitBytes()} flushes this store's
      * memtables and waits for that before writing: the checkpoint waits, then the task (its buffers
      * fill), never an event on its own. A store with little in its memtables (under a sixteenth of
-     * the memtable size) would free little that way: the memtables over the limit are other stores',
-     * most being flushed already, so it waits for them to shrink instead, at most
-     * {@value #OTHERS_FLUSH_WAIT_MS} ms (stores with no writes do not flush, and may hold the memory
-     * for good: then it writes on).
+     * the memtable size) writes on: flushing it would free little.
      */
     private void awaitMemtableRoom() throws RocksDBException {
         if (memory == null || memory.rocksDbPinnedBytes() <= memory.memtableWaitBytes()) {
             return;
         }
-        memtableWaits = memtableWaits + 1; // one writer thread
-        if (db.getLongProperty(stateFamily, "rocksdb.cur-size-all-mem-tables") >= memory.memtableBytes() / 16) {
-            try (FlushOptions wait = new FlushOptions().setWaitForFlush(true)) {
-                db.flush(wait, stateFamily);
-            }
+        if (db.getLongProperty(stateFamily, "rocksdb.cur-size-all-mem-tables") < memory.memtableBytes() / 16) {
             return;
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OTHERS_FLUSH_WAIT_MS);
-        while (memory.rocksDbPinnedBytes() > memory.memtableWaitBytes() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        try (FlushOptions wait = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(wait, stateFamily);
         }
+        memtableWaits = memtableWaits + 1; // one writer thread
     }
 
-    /** Times this store's writer waited before writing, RocksDB's share being full: for its own flush, or for the others'. */
+    /** Times this store's writer flushed its memtables and waited, RocksDB's share being full. */
     long memtableWaits() {
         return memtableWaits;
     }
