@@ -25,7 +25,10 @@ final class ColdIds {
     private static final byte[] MARK_KEY = {0};
 
     /** A checkpoint's record: M and F (Long.MIN_VALUE when unknown); {@code current} when it has F. */
-    record Mark(boolean marked, long spill, boolean current, long forget) {}
+    record Mark(boolean marked, long spill, boolean current, long forget) {
+        /** No record: a task without a cold tier, or none saved yet. */
+        static final Mark NONE = new Mark(false, Long.MIN_VALUE, false, Long.MIN_VALUE);
+    }
 
     private final ColdKeys keys;
     private final StateReader reader = new StateReader();

@@ -230,8 +230,7 @@ final class DedupIds implements AutoCloseable {
         placeForget = boundary;
         placeSpill = boundary;
         // the checkpoint's spill mark, and its forget boundary (none in an older version's checkpoint)
-        ColdIds.Mark saved = cold == null ? new ColdIds.Mark(false, Long.MIN_VALUE, false, Long.MIN_VALUE)
-                : cold.restore(time, boundary, coldActive, horizonMs - hotHorizonMs);
+        ColdIds.Mark saved = cold == null ? ColdIds.Mark.NONE : cold.restore(time, boundary, coldActive, horizonMs - hotHorizonMs);
         long mark = saved.spill();
         long savedForget = saved.forget();
         // ids in the checkpoint's cold tier from here (F; an old record's unknown: the boundary) up to M

@@ -32,11 +32,11 @@ class ChunkReuseTest {
     }
 
     private DiskReservoirOptions chunksOf(int eventsPerChunk) {
-        return DiskReservoirOptions.defaults().withChunkTargetBytes(eventsPerChunk * row(0).length());
+        return rows.chunksOf(eventsPerChunk);
     }
 
     private EventRow row(long n) {
-        return rows.row(n, 8 - Long.toString(n).length(), false);
+        return rows.fixedRow(n);
     }
 
     /** Queues writes until {@link #runAll} (like ManualExecutor), runs them directly once released (for close). */

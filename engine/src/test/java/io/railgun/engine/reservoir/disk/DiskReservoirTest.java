@@ -35,15 +35,12 @@ class DiskReservoirTest {
         TestRows.deleteRecursively(dir);
     }
 
-    /** Options whose chunks hold exactly {@code eventsPerChunk} rows of {@link #row(long)}. */
     private DiskReservoirOptions chunksOf(int eventsPerChunk) {
-        int rowLength = row(0).length();
-        return DiskReservoirOptions.defaults().withChunkTargetBytes(eventsPerChunk * rowLength);
+        return rows.chunksOf(eventsPerChunk);
     }
 
-    /** Rows of one fixed length (numbers up to 9999). */
     private EventRow row(long n) {
-        return rows.row(n, 8 - Long.toString(n).length(), false);
+        return rows.fixedRow(n);
     }
 
     /**

@@ -46,6 +46,16 @@ final class TestRows {
         return writer.row();
     }
 
+    /** A row numbered {@code n} of one fixed length for {@code n} up to 9999, in V1. */
+    EventRow fixedRow(long n) {
+        return row(n, 8 - Long.toString(n).length(), false);
+    }
+
+    /** Options whose chunks hold exactly {@code eventsPerChunk} rows of {@link #fixedRow}. */
+    DiskReservoirOptions chunksOf(int eventsPerChunk) {
+        return DiskReservoirOptions.defaults().withChunkTargetBytes(eventsPerChunk * fixedRow(0).length());
+    }
+
     static Path tempDir() {
         try {
             return Files.createTempDirectory("reservoir-test");
