@@ -6,18 +6,22 @@ import io.railgun.node.assignment.TaskId;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * The user data of a task-group member's assignment, format version 1: the part of its
+ * The user data of a task-group member's assignment, format version 2: the part of its
  * {@link MemberAssignment} that Kafka's partition list does not carry (the actives are the
- * assigned partitions themselves). Big-endian, as Kafka's own protocol.
+ * assigned partitions themselves), and what the member needs to tell whether the plan is the
+ * group's final one. Big-endian, as Kafka's own protocol.
  *
  * <pre>
  *  size      field
- *  1         format version (1)
+ *  1         format version (2)
  *  2 + ...   topic table: u16 count, then each topic as u16 byte length and UTF-8
  *  2 + ...   node table: u16 count, then each node as its id and its internal URL (u16 length, UTF-8)
  *  4         replica count r
@@ -29,25 +33,68 @@ import java.util.TreeMap;
  *              2  peer count p (0: no member holds the task, rebuild from the input)
  *              p * 11  peers, best first: u16 node index, u8 role (0 active, 1 replica, 2 stale),
  *                      i64 checkpoint offset
+ *  1         flags: bit 0 set when the leader left moves to a follow-up rebalance
+ *  2 + n * 2 the member's subscription the plan was made for: u16 count n, u16 topic indices
  * </pre>
  *
- * A reader refuses a version it does not know with an error naming both versions.
+ * <p>Why the last two fields: Kafka stores each member's assignment with the group and hands it
+ * back, without a rebalance, to a static member that rejoins a stable group (a node restarted
+ * within the session timeout). A plan that was waiting for its follow-up, or that was made before
+ * the member subscribed to a new stream's topics, would then stay in force with tasks assigned to
+ * no member, since the members that were to rejoin died with their process (and an embedded
+ * broker, restarted with its node, forgets a rebalance in progress). From these fields the member
+ * sees it and asks for the rebalance itself ({@link Handed#rebalanceDue}).
+ *
+ * <p>A reader refuses a version it does not know with an error naming both versions. It still reads
+ * version 1 (the same layout without the last two fields), which Kafka may hand back after an
+ * upgrade: such a plan is taken as final.
  *
  * <p>Stateless; safe from any thread.
  */
 public final class AssignmentDescriptor {
-    public static final byte VERSION = 1;
+    public static final byte VERSION = 2;
+    private static final byte VERSION_1 = 1;
+    private static final int FOLLOW_UP = 1;
 
     private AssignmentDescriptor() {}
 
-    /** The assignment user data of {@code plan} (its actives travel as Kafka partitions). */
-    public static ByteBuffer encode(MemberAssignment plan) {
+    /**
+     * What a member's assignment data says: its plan, whether the leader left moves to a follow-up
+     * rebalance, and the subscription the plan was made for (null when the data does not say:
+     * version 1, or no data).
+     */
+    public record Handed(MemberAssignment plan, boolean followUp, Set<String> subscription) {
+        /**
+         * Why the member must ask for a rebalance after receiving this plan, having joined with
+         * {@code joined} (its subscription then), or null when the plan is final: moves were left
+         * to a follow-up, or the plan was made for a subscription without some of these topics.
+         */
+        public String rebalanceDue(Set<String> joined) {
+            if (followUp) {
+                return "the plan left moves to a follow-up rebalance";
+            }
+            if (subscription != null && !subscription.containsAll(joined)) {
+                return "the plan was made before this member subscribed to every topic it reads";
+            }
+            return null;
+        }
+    }
+
+    /**
+     * The assignment user data of {@code plan} (its actives travel as Kafka partitions), made for a
+     * member subscribed to {@code subscription}; {@code followUp} when the leader left moves out.
+     */
+    public static ByteBuffer encode(MemberAssignment plan, boolean followUp, Set<String> subscription) {
         StringTable topics = new StringTable();
         StringTable nodes = new StringTable();
         List<String> nodeUrls = new ArrayList<>();
-        int size = 1 + 4 + 6 * plan.replicas().size() + 4;
+        int size = 1 + 4 + 6 * plan.replicas().size() + 4 + 1 + 2 + 2 * subscription.size();
         for (TaskId t : plan.replicas()) {
             topics.indexOf(t.topic());
+        }
+        List<String> subscribed = new ArrayList<>(new TreeSet<>(subscription));
+        for (String topic : subscribed) {
+            topics.indexOf(topic);
         }
         for (Map.Entry<TaskId, List<PeerCopy>> e : plan.sources().entrySet()) {
             topics.indexOf(e.getKey().topic());
@@ -85,6 +132,11 @@ public final class AssignmentDescriptor {
                 out.putLong(p.checkpointOffset());
             }
         }
+        out.put((byte) (followUp ? FOLLOW_UP : 0));
+        out.putShort((short) subscribed.size());
+        for (String topic : subscribed) {
+            out.putShort((short) topics.indexOf(topic));
+        }
         return out.flip();
     }
 
@@ -95,12 +147,22 @@ public final class AssignmentDescriptor {
      * @throws IllegalArgumentException if the data is truncated or of another version
      */
     public static MemberAssignment decode(ByteBuffer data, List<TaskId> actives) {
+        return read(data, actives).plan();
+    }
+
+    /**
+     * What {@code data} says, with {@code actives} (the partitions Kafka assigned). Null or empty
+     * data gives no replicas, no sources, and a final plan for an unknown subscription.
+     *
+     * @throws IllegalArgumentException if the data is truncated or of another version
+     */
+    public static Handed read(ByteBuffer data, List<TaskId> actives) {
         if (data == null || !data.hasRemaining()) {
-            return new MemberAssignment(actives, List.of(), Map.of());
+            return new Handed(new MemberAssignment(actives, List.of(), Map.of()), false, null);
         }
         ByteBuffer in = data.duplicate();
         byte version = in.get();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
             throw new IllegalArgumentException("the group leader sent railgun assignment data of format version "
                     + version + ", this node reads version " + VERSION + ": run one Railgun version on all nodes");
         }
@@ -133,7 +195,17 @@ public final class AssignmentDescriptor {
                 }
                 sources.put(task, list);
             }
-            return new MemberAssignment(actives, replicas, sources);
+            MemberAssignment plan = new MemberAssignment(actives, replicas, sources);
+            if (version == VERSION_1) {
+                return new Handed(plan, false, null);
+            }
+            boolean followUp = (in.get() & FOLLOW_UP) != 0;
+            int subscribed = Short.toUnsignedInt(in.getShort());
+            Set<String> subscription = new HashSet<>(subscribed);
+            for (int i = 0; i < subscribed; i++) {
+                subscription.add(topics.get(Short.toUnsignedInt(in.getShort())));
+            }
+            return new Handed(plan, followUp, Set.copyOf(subscription));
         } catch (BufferUnderflowException | IllegalArgumentException e) {
             throw new IllegalArgumentException("malformed railgun assignment data: "
                     + (e.getMessage() == null ? "truncated" : e.getMessage()), e);

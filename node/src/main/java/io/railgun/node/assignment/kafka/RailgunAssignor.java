@@ -145,7 +145,8 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
 
         Map<String, String> nodeOf = new HashMap<>();
         members.forEach(m -> nodeOf.put(m.memberId(), m.nodeId()));
-        Map<String, Assignment> out = new LinkedHashMap<>();
+        Map<String, MemberAssignment> handedOut = new LinkedHashMap<>();
+        Map<String, List<TopicPartition>> partitionsOut = new HashMap<>();
         int withheld = 0;
         for (String id : subscriptions.keySet()) {
             MemberAssignment planned = plan.get(id);
@@ -170,8 +171,14 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
                 actives.add(t);
                 partitions.add(new TopicPartition(t.topic(), t.partition()));
             }
-            MemberAssignment handed = new MemberAssignment(actives, replicas, sources);
-            out.put(id, new Assignment(partitions, AssignmentDescriptor.encode(handed)));
+            handedOut.put(id, new MemberAssignment(actives, replicas, sources));
+            partitionsOut.put(id, partitions);
+        }
+        Map<String, Assignment> out = new LinkedHashMap<>();
+        for (Map.Entry<String, MemberAssignment> e : handedOut.entrySet()) {
+            String id = e.getKey();
+            out.put(id, new Assignment(partitionsOut.get(id),
+                    AssignmentDescriptor.encode(e.getValue(), withheld > 0, topicsByMember.get(id))));
         }
         leftForFollowUp = Map.copyOf(leftOut);
         LOG.info("Task group plan for {} members, {} tasks, replication {}: {} moves left to the follow-up rebalance",

@@ -12,6 +12,7 @@ import io.railgun.node.assignment.TaskId;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class AssignorDescriptorsTest {
@@ -69,16 +70,37 @@ class AssignorDescriptorsTest {
         PeerCopy c = new PeerCopy("c", "https://c:7071", CopyRole.STALE, 12);
         MemberAssignment plan = new MemberAssignment(List.of(A0), List.of(A7, B3),
                 Map.of(A0, List.of(b, c), B3, List.of(c), A7, List.of()));
-        ByteBuffer data = AssignmentDescriptor.encode(plan);
+        ByteBuffer data = AssignmentDescriptor.encode(plan, true, Set.of(A0.topic(), "railgun.s.autre.3.x"));
         assertThat(data.get(0)).isEqualTo(AssignmentDescriptor.VERSION);
         assertThat(AssignmentDescriptor.decode(data, List.of(A0))).isEqualTo(plan);
-        assertThat(AssignmentDescriptor.decode(null, List.of(A0))).isEqualTo(new MemberAssignment(List.of(A0), List.of(), Map.of()));
+        AssignmentDescriptor.Handed handed = AssignmentDescriptor.read(data, List.of(A0));
+        assertThat(handed.followUp()).isTrue();
+        assertThat(handed.subscription()).containsExactlyInAnyOrder(A0.topic(), "railgun.s.autre.3.x");
+        AssignmentDescriptor.Handed none = AssignmentDescriptor.read(null, List.of(A0));
+        assertThat(none.plan()).isEqualTo(new MemberAssignment(List.of(A0), List.of(), Map.of()));
+        assertThat(none.followUp()).isFalse();
+        assertThat(none.subscription()).isNull();
+    }
+
+    @Test
+    void aPlanIsFinalUnlessItLeftMovesOutOrPredatesASubscribedTopic() {
+        MemberAssignment plan = new MemberAssignment(List.of(A0), List.of(), Map.of());
+        Set<String> both = Set.of(A0.topic(), B3.topic());
+        assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, false, both), List.of(A0)).rebalanceDue(both))
+                .isNull();
+        assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, false, both), List.of(A0))
+                .rebalanceDue(Set.of(A0.topic()))).as("a topic the member no longer reads").isNull();
+        assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, true, both), List.of(A0)).rebalanceDue(both))
+                .contains("follow-up");
+        assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, false, Set.of(A0.topic())), List.of(A0))
+                .rebalanceDue(both)).contains("subscribed");
+        assertThat(AssignmentDescriptor.read(null, List.of(A0)).rebalanceDue(both)).isNull();
     }
 
     @Test
     void assignmentOfAnotherVersionOrTruncatedIsRefused() {
         ByteBuffer data = AssignmentDescriptor.encode(new MemberAssignment(List.of(), List.of(A7),
-                Map.of(A7, List.of(new PeerCopy("b", "u", CopyRole.ACTIVE, 1)))));
+                Map.of(A7, List.of(new PeerCopy("b", "u", CopyRole.ACTIVE, 1)))), true, Set.of(B3.topic()));
         ByteBuffer future = ByteBuffer.allocate(data.remaining()).put(data.duplicate()).flip();
         future.put(0, (byte) 9);
         assertThatThrownBy(() -> AssignmentDescriptor.decode(future, List.of()))
