@@ -21,6 +21,14 @@ public interface AssignmentHolder {
      */
     void planned(MemberAssignment plan, int generation);
 
+    /**
+     * The plan just handed over (after {@link #planned}) is not the group's final one, for the
+     * reason given: the unit asks its consumer for a rebalance once the poll returns
+     * ({@code enforceRebalance}). Kafka would not always start one itself: a static member that
+     * rejoins a stable group gets back its stored assignment, follow-up or not.
+     */
+    void rebalanceDue(String reason);
+
     /** Helper for tests and tools: the copies a unit reports, as the leader sees them. */
     default List<HeldCopy> held() {
         return describe("").held();

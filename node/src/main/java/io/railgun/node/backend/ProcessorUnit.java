@@ -79,6 +79,8 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
     private long seenChanges = -1;
     private Set<String> subscribed = Set.of();
     private volatile boolean leaveGroup = true;
+    /** Why the last plan asked for a rebalance (set inside the poll, acted on after it), or null. */
+    private String rebalanceDue;
     private final SnapshotInbox snapshots = new SnapshotInbox();
 
     /**
@@ -146,6 +148,11 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
         }
         // replicas and copies wait behind the active poll: it waits less when they have work
         ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(tasks.hasBackgroundWork() ? 5 : 50));
+        if (rebalanceDue != null) {
+            LOG.log(System.Logger.Level.INFO, "unit {0}: asks the task group for a rebalance: {1}", index, rebalanceDue);
+            consumer.enforceRebalance(rebalanceDue);
+            rebalanceDue = null;
+        }
         long nowMs = System.currentTimeMillis();
         int work = run(records, true, nowMs);
         tasks.reconcileIfNeeded();
@@ -210,6 +217,11 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
     @Override
     public void planned(MemberAssignment plan, int generation) {
         tasks.planned(plan, generation);
+    }
+
+    @Override
+    public void rebalanceDue(String reason) {
+        rebalanceDue = reason; // after the poll: Kafka is in the middle of completing the join
     }
 
     private void resubscribe() {

@@ -56,6 +56,16 @@ import org.slf4j.LoggerFactory;
  * leader in between only loses that hint. Owned partitions
  * count as active copies even if a member's held copies say otherwise (Kafka's view wins).
  *
+ * <p><b>Plans that are not final</b>: every member's assignment says whether moves were left to a
+ * follow-up and which subscription it was made for ({@link AssignmentDescriptor}). A member whose
+ * plan left moves out, or was made before it subscribed to some of its topics, asks for a rebalance
+ * through {@link AssignmentHolder#rebalanceDue}. Usually Kafka starts that rebalance anyway (the
+ * owner rejoins after revoking; a member rejoins when its subscription changes), and asking only
+ * brings it forward; but Kafka hands a static member that rejoins a stable group its stored
+ * assignment without any rebalance, and when the node that was to rejoin died between the two
+ * rounds (an embedded broker, restarted with its node, also forgets the round in progress), that
+ * plan would stay in force, the tasks left out assigned to no member.
+ *
  * <p>Thread: Kafka calls every method on the consumer's thread (the processor unit's), from inside
  * {@code poll}; {@link #assign} runs only on the group leader's.
  */
@@ -67,6 +77,8 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
     private AssignmentHolder holder;
     private int replication = 1;
     private String memberId = "";
+    /** The topics this member last joined with (its subscription, as the leader will see it). */
+    private Set<String> joined = Set.of();
     /** The moves this leader's last plan left out for the follow-up rebalance: task to member id. */
     private Map<TaskId, String> leftForFollowUp = Map.of();
 
@@ -112,6 +124,7 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
         if (holder == null) {
             throw new IllegalStateException("the railgun assignor was not configured with an AssignmentHolder");
         }
+        joined = Set.copyOf(topics);
         return SubscriptionDescriptor.encode(holder.describe(memberId));
     }
 
@@ -214,7 +227,12 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
             actives.add(task(tp));
         }
         actives.sort(null);
-        holder.planned(AssignmentDescriptor.decode(assignment.userData(), actives), metadata.generationId());
+        AssignmentDescriptor.Handed handed = AssignmentDescriptor.read(assignment.userData(), actives);
+        holder.planned(handed.plan(), metadata.generationId());
+        String due = handed.rebalanceDue(joined);
+        if (due != null) {
+            holder.rebalanceDue(due);
+        }
     }
 
     private static TaskId task(TopicPartition tp) {

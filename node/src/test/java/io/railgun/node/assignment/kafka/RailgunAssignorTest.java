@@ -42,6 +42,7 @@ class RailgunAssignorTest {
         List<HeldCopy> held = new ArrayList<>();
         final List<MemberAssignment> plans = new ArrayList<>();
         final List<Integer> generations = new ArrayList<>();
+        final List<String> rebalancesAsked = new ArrayList<>();
 
         FakeUnit(String nodeId, int unit) {
             this.nodeId = nodeId;
@@ -57,6 +58,11 @@ class RailgunAssignorTest {
         public void planned(MemberAssignment plan, int generation) {
             plans.add(plan);
             generations.add(generation);
+        }
+
+        @Override
+        public void rebalanceDue(String reason) {
+            rebalancesAsked.add(reason);
         }
     }
 
@@ -174,7 +180,11 @@ class RailgunAssignorTest {
         assertThat(keptByA).hasSize(2);
         assertThat(r1.groupAssignment().get("mb").partitions()).isEmpty();
         rb.onAssignment(r1.groupAssignment().get("mb"), new ConsumerGroupMetadata("g", 2, "mb", Optional.empty()));
+        ra.onAssignment(r1.groupAssignment().get("ma"), new ConsumerGroupMetadata("g", 2, "ma", Optional.empty()));
         assertThat(b.plans.getLast().actives()).isEmpty();
+        // the plan says a follow-up is due, so each member asks for it (even one Kafka would not make rejoin)
+        assertThat(b.rebalancesAsked).singleElement().asString().contains("follow-up");
+        assertThat(a.rebalancesAsked).singleElement().asString().contains("follow-up");
         // meanwhile b runs the two as replicas, copied from a at once (promoted in place by the follow-up)
         List<TaskId> withheld = all.stream().filter(tp -> !keptByA.contains(tp)).map(tp -> task(tp.partition())).toList();
         assertThat(b.plans.getLast().replicas()).containsExactlyInAnyOrderElementsOf(withheld);
@@ -194,6 +204,7 @@ class RailgunAssignorTest {
         List<TopicPartition> movedToB = r2.groupAssignment().get("mb").partitions();
         assertThat(movedToB).hasSize(2).doesNotContainAnyElementsOf(keptByA);
         rb.onAssignment(r2.groupAssignment().get("mb"), new ConsumerGroupMetadata("g", 3, "mb", Optional.empty()));
+        assertThat(b.rebalancesAsked).as("the follow-up's plan is final").hasSize(1);
         assertThat(b.plans.getLast().sources().keySet())
                 .containsExactlyInAnyOrderElementsOf(movedToB.stream().map(tp -> task(tp.partition())).toList());
         assertThat(b.plans.getLast().sources().get(task(movedToB.getFirst().partition())).getFirst().role())
@@ -206,6 +217,40 @@ class RailgunAssignorTest {
         GroupAssignment r3 = ra.assign(cluster, new GroupSubscription(third));
         assertThat(r3.groupAssignment().get("ma").partitions()).containsExactlyInAnyOrderElementsOf(keptByA);
         assertThat(r3.groupAssignment().get("mb").partitions()).containsExactlyInAnyOrderElementsOf(movedToB);
+    }
+
+    /**
+     * Kafka hands a static member that rejoins a stable group its stored assignment, without a
+     * rebalance: a plan made before the member subscribed to a new stream's topics then comes back,
+     * and the member asks for the rebalance that assigns them.
+     */
+    @Test
+    void aPlanMadeBeforeTheMemberSubscribedToATopicAsksForARebalance() {
+        FakeUnit a = new FakeUnit("a", 0);
+        RailgunAssignor ra = assignor(a, 1);
+        Map<String, Subscription> subs = new TreeMap<>(Map.of("ma", subscription(ra, List.of(TOPIC), List.of())));
+        Assignment stored = ra.assign(cluster(Map.of(TOPIC, 2, OTHER, 2)), new GroupSubscription(subs)).groupAssignment()
+                .get("ma");
+        ra.onAssignment(stored, new ConsumerGroupMetadata("g", 4, "ma", Optional.empty()));
+        assertThat(a.rebalancesAsked).as("made for the subscription it joined with").isEmpty();
+
+        RailgunAssignor restarted = assignor(a, 1); // the unit of the node's next run joins with both topics
+        restarted.subscriptionUserData(Set.of(TOPIC, OTHER));
+        restarted.onAssignment(stored, new ConsumerGroupMetadata("g", 4, "ma-2", Optional.empty()));
+        assertThat(a.rebalancesAsked).singleElement().asString().contains("subscribed");
+
+        // a plan from a Railgun before this check (format version 1) is taken as final
+        ByteBuffer v1 = v1(AssignmentDescriptor.encode(new MemberAssignment(List.of(), List.of(), Map.of()), false, Set.of()));
+        restarted.onAssignment(new Assignment(List.of(tp(0)), v1), new ConsumerGroupMetadata("g", 4, "ma-2", Optional.empty()));
+        assertThat(a.rebalancesAsked).hasSize(1);
+        assertThat(a.plans.getLast().actives()).containsExactly(task(0));
+    }
+
+    /** Version-2 data without its last fields (a flags byte and an empty subscription), as version 1. */
+    private static ByteBuffer v1(ByteBuffer v2) {
+        ByteBuffer out = ByteBuffer.allocate(v2.remaining() - 3).put(v2.duplicate().limit(v2.limit() - 3)).flip();
+        out.put(0, (byte) 1);
+        return out;
     }
 
     @Test

@@ -121,6 +121,9 @@ class StickinessComparisonTest {
 
                 @Override
                 public void planned(MemberAssignment plan, int generation) {}
+
+                @Override
+                public void rebalanceDue(String reason) {} // the simulation runs the follow-up rounds itself
             };
         }
     }
