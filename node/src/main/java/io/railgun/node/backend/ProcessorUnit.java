@@ -216,6 +216,7 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
 
     @Override
     public void planned(MemberAssignment plan, int generation) {
+        rebalanceDue = null; // a poll may complete two rounds: only the last plan's ask counts
         tasks.planned(plan, generation);
     }
 

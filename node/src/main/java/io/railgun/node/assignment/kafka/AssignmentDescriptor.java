@@ -66,11 +66,15 @@ public final class AssignmentDescriptor {
     public record Handed(MemberAssignment plan, boolean followUp, Set<String> subscription) {
         /**
          * Why the member must ask for a rebalance after receiving this plan, having joined with
-         * {@code joined} (its subscription then), or null when the plan is final: moves were left
-         * to a follow-up, or the plan was made for a subscription without some of these topics.
+         * {@code joined} (its subscription then), or null when the plan is final or the follow-up
+         * will come anyway: the plan was made for a subscription without some of these topics, or,
+         * for the {@code first} plan its consumer gets (the one Kafka may hand back, without a
+         * rebalance, to a static member rejoining after a restart), moves were left to a follow-up.
+         * A later plan with moves left out needs no asking: their owner revokes and rejoins, which
+         * starts the follow-up, and asking as well could start one round more.
          */
-        public String rebalanceDue(Set<String> joined) {
-            if (followUp) {
+        public String rebalanceDue(Set<String> joined, boolean first) {
+            if (followUp && first) {
                 return "the plan left moves to a follow-up rebalance";
             }
             if (subscription != null && !subscription.containsAll(joined)) {
@@ -164,7 +168,7 @@ public final class AssignmentDescriptor {
         byte version = in.get();
         if (version != VERSION && version != VERSION_1) {
             throw new IllegalArgumentException("the group leader sent railgun assignment data of format version "
-                    + version + ", this node reads version " + VERSION + ": run one Railgun version on all nodes");
+                    + version + ", this node reads versions 1 to " + VERSION + ": run one Railgun version on all nodes");
         }
         try {
             StringTable topics = StringTable.readFrom(in);

@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Plans that are not final</b>: every member's assignment says whether moves were left to a
  * follow-up and which subscription it was made for ({@link AssignmentDescriptor}). A member whose
- * plan left moves out, or was made before it subscribed to some of its topics, asks for a rebalance
- * through {@link AssignmentHolder#rebalanceDue}. Usually Kafka starts that rebalance anyway (the
+ * first plan left moves out, or whose plan was made before it subscribed to some of its topics, asks
+ * for a rebalance through {@link AssignmentHolder#rebalanceDue}. Usually Kafka starts that rebalance anyway (the
  * owner rejoins after revoking; a member rejoins when its subscription changes), and asking only
  * brings it forward; but Kafka hands a static member that rejoins a stable group its stored
  * assignment without any rebalance, and when the node that was to rejoin died between the two
@@ -79,6 +79,8 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
     private String memberId = "";
     /** The topics this member last joined with (its subscription, as the leader will see it). */
     private Set<String> joined = Set.of();
+    /** Whether this consumer has had a plan yet (its first may be a stored one, handed back). */
+    private boolean planned;
     /** The moves this leader's last plan left out for the follow-up rebalance: task to member id. */
     private Map<TaskId, String> leftForFollowUp = Map.of();
 
@@ -229,7 +231,8 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
         actives.sort(null);
         AssignmentDescriptor.Handed handed = AssignmentDescriptor.read(assignment.userData(), actives);
         holder.planned(handed.plan(), metadata.generationId());
-        String due = handed.rebalanceDue(joined);
+        String due = handed.rebalanceDue(joined, !planned);
+        planned = true;
         if (due != null) {
             holder.rebalanceDue(due);
         }

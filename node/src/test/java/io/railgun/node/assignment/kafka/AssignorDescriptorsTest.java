@@ -86,15 +86,17 @@ class AssignorDescriptorsTest {
     void aPlanIsFinalUnlessItLeftMovesOutOrPredatesASubscribedTopic() {
         MemberAssignment plan = new MemberAssignment(List.of(A0), List.of(), Map.of());
         Set<String> both = Set.of(A0.topic(), B3.topic());
-        assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, false, both), List.of(A0)).rebalanceDue(both))
+        assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, false, both), List.of(A0)).rebalanceDue(both, true))
                 .isNull();
         assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, false, both), List.of(A0))
-                .rebalanceDue(Set.of(A0.topic()))).as("a topic the member no longer reads").isNull();
-        assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, true, both), List.of(A0)).rebalanceDue(both))
+                .rebalanceDue(Set.of(A0.topic()), true)).as("a topic the member no longer reads").isNull();
+        assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, true, both), List.of(A0)).rebalanceDue(both, true))
                 .contains("follow-up");
+        assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, true, both), List.of(A0)).rebalanceDue(both, false))
+                .as("moves left out of a later plan: their owner's rejoin starts the follow-up").isNull();
         assertThat(AssignmentDescriptor.read(AssignmentDescriptor.encode(plan, false, Set.of(A0.topic())), List.of(A0))
-                .rebalanceDue(both)).contains("subscribed");
-        assertThat(AssignmentDescriptor.read(null, List.of(A0)).rebalanceDue(both)).isNull();
+                .rebalanceDue(both, false)).contains("subscribed");
+        assertThat(AssignmentDescriptor.read(null, List.of(A0)).rebalanceDue(both, true)).isNull();
     }
 
     @Test

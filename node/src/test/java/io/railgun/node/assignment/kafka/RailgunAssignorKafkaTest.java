@@ -82,6 +82,7 @@ class RailgunAssignorKafkaTest {
             held = List.copyOf(next.values());
             last = plan;
             history.add(new Planned(generation, plan));
+            rebalanceDue = null; // as ProcessorUnit: only the last plan of a poll asks
         }
 
         @Override
