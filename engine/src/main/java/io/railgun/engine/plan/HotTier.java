@@ -241,9 +241,12 @@ final class HotTier {
         reportKeyBytes();
     }
 
-    /** Bytes per slot here and in the key table: records, flags, change bits, patch count, stored bytes. */
+    /**
+     * Bytes per slot here and in the key table: records, flags, change bits, patch count, stored
+     * bytes, and the key table's slot hints (which grow with its tails, up to 40 bytes a slot).
+     */
     private void reportKeyBytes() {
-        codec.report(keys, 8 * table.stride() + 1 + 4 + 1 + 4);
+        codec.report(keys, 8 * table.stride() + 1 + 4 + 1 + 4 + table.hintBytesPerSlot());
     }
 
     private int copyKey(int slot) {

@@ -85,6 +85,11 @@ final class KeyTable {
         return records.get(slot, HOLDERS);
     }
 
+    /** Heap bytes per slot of the {@link SlotHints} ring, now. */
+    int hintBytesPerSlot() {
+        return hints.bytesPerSlot(Math.max(1, slots));
+    }
+
     boolean isEmpty() {
         return nodes.isEmpty();
     }
@@ -96,7 +101,7 @@ final class KeyTable {
     int hold(EventRow row, long seq, int bit) {
         int slot = memoised(seq);
         if (slot < 0) {
-            slot = hints.get(seq, records, EPOCH); // a delayed window's arrival
+            slot = hints.get(seq, records, EPOCH, slots); // a delayed window's arrival
             if (slot < 0) {
                 int len = encoder.encode(row);
                 slot = lookup(encoder.buffer(), len, true);
@@ -128,7 +133,7 @@ final class KeyTable {
         if (seq >= 0) {
             int slot = memoised(seq);
             if (slot < 0) {
-                slot = hints.get(seq, records, EPOCH);
+                slot = hints.get(seq, records, EPOCH, slots);
             }
             if (slot >= 0) {
                 return slot;

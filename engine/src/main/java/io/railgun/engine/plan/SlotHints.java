@@ -3,11 +3,20 @@ package io.railgun.engine.plan;
 import java.util.Arrays;
 
 /**
- * The slots of the last events' keys in a {@link KeyTable}, by event seq, so a window's tail that
- * expires one of them finds its key without a hash lookup: a direct-mapped ring of
- * {@value #SIZE} entries (seq, slot, the key's epoch in that slot). Tails walk it in seq order, so
- * its lines stream through the cache, where a lookup in a key index far larger than the caches
- * costs a miss; FRAUD's 5-minute to 24-hour tails are within it.
+ * The slots of recent events' keys in a {@link KeyTable}, by event seq, so a window's tail that
+ * expires one of them finds its key without a hash lookup: a direct-mapped ring of entries (seq,
+ * slot, the key's epoch in that slot). Tails walk it in seq order, so its lines stream through the
+ * cache, where a lookup in a key index far larger than the caches costs a miss.
+ *
+ * <p>The ring starts at {@value #INITIAL} entries (320 KiB; FRAUD's 5-minute to 24-hour tails are
+ * within it). When a tail asks for a seq it has already overwritten with a newer one, it grows at
+ * once to the power of two that holds the tail's span (newest seq put to the seq asked), the
+ * entries it holds kept, if that is within {@link #limit(int)}: twice the
+ * key table's slots, so it costs at most {@value #ENTRY_BYTES} × 2 bytes a slot, which the hot tier
+ * counts in a key's cost from its next snapshot on ({@link #bytesPerSlot}). So E1's 60-minute tail
+ * of 1.8 M events, over a million keys, finds every key it expires here from one window after it
+ * first expired (the hints overwritten before the ring grew are lost); a tail longer than the limit
+ * falls back to lookups.
  *
  * <p>A hint is only a hint: it is used when its seq is the one asked for and its slot still holds
  * the same incarnation of a key, told by the epoch the key table gives each key it places in a slot
@@ -17,41 +26,109 @@ import java.util.Arrays;
  * <p>Allocated on first use; owned by the task's thread.
  */
 final class SlotHints {
-    /** Entries: 16 Ki, 320 KiB (a day of FRAUD's steady rate, 0.1 ev/s). */
-    static final int SIZE = 1 << 14;
-    private static final int MASK = SIZE - 1;
+    /** Entries at first: 16 Ki (a day of FRAUD's steady rate, 0.1 ev/s). */
+    static final int INITIAL = 1 << 14;
+    /** Heap bytes of an entry: seq, epoch, slot. */
+    static final int ENTRY_BYTES = 8 + 8 + 4;
 
     private long[] seqs;
     private long[] epochs;
     private int[] slots;
+    private int mask;
+    private long newest = -1; // the highest seq put
 
     /** Remembers that event {@code seq}'s key is at {@code slot}, with epoch {@code epoch} (not 0). */
     void put(long seq, int slot, long epoch) {
         if (seqs == null) {
-            seqs = new long[SIZE];
-            Arrays.fill(seqs, -1);
-            epochs = new long[SIZE];
-            slots = new int[SIZE];
+            allocate(INITIAL);
         }
-        int i = (int) seq & MASK;
+        int i = (int) seq & mask;
         seqs[i] = seq;
         slots[i] = slot;
         epochs[i] = epoch;
+        newest = Math.max(newest, seq);
     }
 
     /**
      * The slot of event {@code seq}'s key, or -1 when not remembered or no longer valid;
-     * long {@code epochIndex} of a slot's record is the epoch of the key in it.
+     * long {@code epochIndex} of a slot's record is the epoch of the key in it. Grows the ring, up
+     * to {@link #limit} entries for a table of {@code tableSlots} slots, when a tail asks for a
+     * seq it has already overwritten.
      */
-    int get(long seq, KeyRecords records, int epochIndex) {
+    int get(long seq, KeyRecords records, int epochIndex, int tableSlots) {
         if (seqs == null) {
             return -1;
         }
-        int i = (int) seq & MASK;
-        if (seqs[i] != seq) {
+        int i = (int) seq & mask;
+        long held = seqs[i];
+        if (held != seq) {
+            if (held > seq) {
+                lengthenFor(seq, tableSlots);
+            }
             return -1;
         }
         int slot = slots[i];
         return records.get(slot, epochIndex) == epochs[i] ? slot : -1;
+    }
+
+    /**
+     * A tail asked for {@code seq}, which the ring had already overwritten: grows it at once to
+     * hold the tail's span, when that is within the limit (a tail past the limit is never served
+     * here, so growing for it would buy nothing).
+     */
+    private void lengthenFor(long seq, int tableSlots) {
+        long span = newest - seq + 1;
+        if (span > mask + 1 && span <= limit(tableSlots)) {
+            grow((int) Math.min(1 << 30, Long.highestOneBit(span - 1) << 1));
+        }
+    }
+
+    /** The most entries for a key table of {@code tableSlots} slots: twice as many, a power of two, at least {@link #INITIAL}. */
+    static int limit(int tableSlots) {
+        long twice = 2L * Math.max(1, tableSlots);
+        return (int) Math.max(INITIAL, Math.min(1 << 30, Long.highestOneBit(twice)));
+    }
+
+    /** Entries now (0 before the first hint). */
+    int size() {
+        return seqs == null ? 0 : mask + 1;
+    }
+
+    /**
+     * Heap bytes per key-table slot the ring's growth costs now, for a table of {@code tableSlots}
+     * slots (rounded up; at most {@value #ENTRY_BYTES} × 2, as it grows only to twice the slots).
+     * The first {@value #INITIAL} entries are left out, as before the ring could grow: spread over
+     * the few slots of a young table they would make each key look kilobytes dear.
+     */
+    int bytesPerSlot(int tableSlots) {
+        if (size() <= INITIAL) {
+            return 0;
+        }
+        long bytes = (long) size() * ENTRY_BYTES;
+        return (int) ((bytes + tableSlots - 1) / Math.max(1, tableSlots));
+    }
+
+    private void grow(int entries) {
+        long[] oldSeqs = seqs;
+        long[] oldEpochs = epochs;
+        int[] oldSlots = slots;
+        allocate(entries);
+        for (int j = 0; j < oldSeqs.length; j++) {
+            long s = oldSeqs[j];
+            if (s >= 0) { // distinct seqs modulo the old size are distinct modulo the new one
+                int i = (int) s & mask;
+                seqs[i] = s;
+                slots[i] = oldSlots[j];
+                epochs[i] = oldEpochs[j];
+            }
+        }
+    }
+
+    private void allocate(int entries) {
+        seqs = new long[entries];
+        Arrays.fill(seqs, -1);
+        epochs = new long[entries];
+        slots = new int[entries];
+        mask = entries - 1;
     }
 }

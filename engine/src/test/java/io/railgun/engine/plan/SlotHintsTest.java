@@ -1,0 +1,98 @@
+package io.railgun.engine.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link SlotHints} against a model that remembers every hint: a hint given is always the slot
+ * put for that seq, and only while the slot keeps the epoch it had; the ring grows to cover tails
+ * it is too short for, up to its limit.
+ */
+class SlotHintsTest {
+    private static final int EPOCH = 1;
+
+    @Test
+    void neverGivesAWrongSlotOnRandomHistories() {
+        SplittableRandom random = new SplittableRandom(20261125L);
+        for (int history = 0; history < 200; history++) {
+            int tableSlots = 1 << random.nextInt(4, 16);
+            KeyRecords records = new KeyRecords(2);
+            records.ensure(tableSlots - 1);
+            long[] epochOf = new long[tableSlots]; // the model of the records' epochs
+            long lastEpoch = 0;
+            SlotHints hints = new SlotHints();
+            List<long[]> put = new ArrayList<>(); // per seq: slot, epoch when put
+            int events = random.nextInt(1_000, 60_000);
+            int tail = random.nextInt(1, 70_000); // how far behind the newest event the tail reads
+            int asked = 0; // of hints still valid
+            int given = 0;
+            for (long seq = 0; seq < events; seq++) {
+                int slot = random.nextInt(tableSlots);
+                if (epochOf[slot] == 0 || random.nextInt(50) == 0) { // a key placed in the slot
+                    epochOf[slot] = ++lastEpoch;
+                    records.page(slot)[records.base(slot) + EPOCH] = epochOf[slot];
+                }
+                hints.put(seq, slot, epochOf[slot]);
+                put.add(new long[] {slot, epochOf[slot]});
+                long old = seq - tail;
+                if (old >= 0) {
+                    int hint = hints.get(old, records, EPOCH, tableSlots);
+                    long[] expected = put.get((int) old);
+                    boolean valid = epochOf[(int) expected[0]] == expected[1];
+                    asked += valid ? 1 : 0;
+                    if (hint >= 0) {
+                        given++;
+                        assertThat(valid).as("a hint for a slot whose key changed (seq %d)", old).isTrue();
+                        assertThat(hint).as("seq %d", old).isEqualTo((int) expected[0]);
+                    }
+                }
+                if (random.nextInt(10) == 0) { // a delayed window asks for a recent or a future seq
+                    long any = Math.max(0, seq - random.nextInt(100)) + random.nextInt(3);
+                    int hint = hints.get(any, records, EPOCH, tableSlots);
+                    if (hint >= 0) {
+                        assertThat(any).isLessThanOrEqualTo(seq);
+                        long[] expected = put.get((int) any);
+                        assertThat(epochOf[(int) expected[0]]).isEqualTo(expected[1]);
+                        assertThat(hint).isEqualTo((int) expected[0]);
+                    }
+                }
+            }
+            assertThat(hints.size()).isLessThanOrEqualTo(SlotHints.limit(tableSlots));
+            if (tail < SlotHints.limit(tableSlots) / 2 && events > 8 * tail && asked > 1_000) {
+                assertThat(given).as("a tail the ring can cover is mostly served (tail %d, %d slots, %d asks)", tail, tableSlots, asked)
+                        .isGreaterThan(asked / 2);
+            }
+        }
+    }
+
+    @Test
+    void growsToHoldALongTailOnlyWithinTwiceTheSlots() {
+        KeyRecords records = new KeyRecords(2);
+        records.ensure(0);
+        records.page(0)[records.base(0) + EPOCH] = 7;
+        int tail = 300_000;
+        SlotHints covered = new SlotHints();
+        SlotHints capped = new SlotHints();
+        int hitsAtEnd = 0;
+        for (long seq = 0; seq < 2 * tail; seq++) {
+            covered.put(seq, 0, 7);
+            capped.put(seq, 0, 7);
+            if (seq >= tail) {
+                int hit = covered.get(seq - tail, records, EPOCH, 1 << 20);
+                if (seq >= 2 * tail - 1_000 && hit == 0) {
+                    hitsAtEnd++;
+                }
+                assertThat(capped.get(seq - tail, records, EPOCH, 1 << 15)).isEqualTo(-1);
+            }
+        }
+        assertThat(covered.size()).isEqualTo(1 << 19); // the first power of two over the tail
+        assertThat(hitsAtEnd).isEqualTo(1_000);
+        assertThat(capped.size()).isEqualTo(SlotHints.INITIAL); // a tail past the limit is never served: no growth for it
+        assertThat(covered.bytesPerSlot(1 << 20)).isEqualTo(10);
+        assertThat(new SlotHints().bytesPerSlot(16)).isZero();
+    }
+}
