@@ -127,6 +127,33 @@ class DedupIndexPropertyTest {
         assertThat(index.held()).isEqualTo(50_001);
     }
 
+    @Test
+    void steadyStateNeverRebuildsTheTable() {
+        DedupIndex index = new DedupIndex(16);
+        byte[] id = new byte[12];
+        long rebuildsWhenFull = 0;
+        for (long i = 0; i < 3_000_000; i++) {
+            if (i == 200_000) {
+                rebuildsWhenFull = index.rebuilds(); // the live ids grew to 50,001 by then
+            }
+            LONG.set(id, 0, i * 0x9E3779B97F4A7C15L);
+            LONG.set(id, 4, i);
+            assertThat(index.contains(id, 0, 12)).isFalse();
+            index.add(id, 0, 12, i);
+            index.expireBefore(i - 50_000);
+            if (i % 100_003 == 0) { // the ids of the horizon are still found after the sweeps' moves
+                for (long k = Math.max(0, i - 50_000); k <= i; k += 997) {
+                    LONG.set(id, 0, k * 0x9E3779B97F4A7C15L);
+                    LONG.set(id, 4, k);
+                    assertThat(index.contains(id, 0, 12)).as("id %d at %d", k, i).isTrue();
+                }
+            }
+        }
+        // a stream of fresh ids over a fixed horizon: the sweep empties the slots of forgotten ids,
+        // so the table never fills to half with them (it was rebuilt every ~100,000 ids here)
+        assertThat(index.rebuilds()).isEqualTo(rebuildsWhenFull);
+    }
+
     @Provide
     Arbitrary<Long> seeds() {
         return Arbitraries.randomValue(Random::nextLong);
