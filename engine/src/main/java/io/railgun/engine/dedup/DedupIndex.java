@@ -20,7 +20,7 @@ import java.util.Arrays;
  * longer held is reused by the next insert that probes it, or emptied by a sweep that walks the
  * table in order, a few slots per insert once 3/8 of it is in use ({@link #sweep}); the table is
  * rebuilt from the held entries when occupied slots pass 1/2 (short probe runs: a miss, the common
- * case, ends at the first empty slot), which the sweep leaves to growth of the live ids, or every
+ * case, ends at the first empty slot), which the sweep leaves to growth of the held ids, or every
  * 2^30 inserts, so entry numbers taken from 32 bits are never ambiguous. So the common case is one
  * probe of the table (one cache line), an append to the log, a step of the sweep and, later, a
  * sequential step of the head; the id's bytes are read back only when a fingerprint matches.
@@ -222,9 +222,9 @@ public final class DedupIndex {
      * Empties the slots of entries no longer held at the sweep's cursor, {@value #SWEEP_SLOTS} slots
      * (one cache line, read in order): backward-shift deletion, whose every move the fingerprints
      * decide ({@link #homeOf}), so nothing but the table is read. Called by each insert once the
-     * slots in use pass 3/8 of the table: the live entries fill at most 1/4 of it after a rebuild,
+     * slots in use pass 3/8 of the table: the held entries fill at most 1/4 of it after a rebuild,
      * so forgotten ones are at least 1/8 and each call empties about one, as many as the inserts
-     * fill, and the table is only rebuilt when the live entries grow (a steady stream of ids used to
+     * fill, and the table is only rebuilt when the held entries grow (a steady stream of ids used to
      * rebuild it every few million inserts: 110-166 ms for E1's 1.8 M ids, in one event). Sweeping
      * at every insert instead cost E1 about 5% (the table streamed through the caches twice as often).
      */
@@ -267,17 +267,17 @@ public final class DedupIndex {
         return rebuilds;
     }
 
-    /** Rebuilds the table from the live entries, doubling it when they fill more than a quarter. */
+    /**
+     * Rebuilds the table from the held entries, doubling it when they fill more than a quarter. Held,
+     * not only live: an entry counted late, dead behind a live head, is live again if the boundary
+     * moves back ({@link #expireBefore}), so it must stay findable (and the sweep cannot empty its
+     * slot: sizing by the live entries alone let such entries trigger rebuild after rebuild).
+     */
     private void rebuild() {
         rebuilds++;
-        long live = 0;
-        for (long e = head; e < tail; e++) {
-            if (isLive(e)) {
-                live++;
-            }
-        }
+        long held = tail - head;
         int size = table.length;
-        while (live * 4 > size) {
+        while (held * 4 > size) {
             size *= 2;
         }
         if (size != table.length) {
@@ -290,10 +290,8 @@ public final class DedupIndex {
         occupied = 0;
         rebuiltAt = tail;
         for (long e = head; e < tail; e++) {
-            if (isLive(e)) {
-                int from = (int) (log.offset(e) & bytesMask);
-                place(KeyTags.hash(bytes, from, log.length(e)), e);
-            }
+            int from = (int) (log.offset(e) & bytesMask);
+            place(KeyTags.hash(bytes, from, log.length(e)), e);
         }
     }
 

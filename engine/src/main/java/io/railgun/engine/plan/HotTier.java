@@ -243,7 +243,7 @@ final class HotTier {
 
     /**
      * Bytes per slot here and in the key table: records, flags, change bits, patch count, stored
-     * bytes, and the key table's slot hints (which grow with its tails, up to 40 bytes a slot).
+     * bytes, and the key table's slot hints (which grow with its tails, up to 80 bytes a slot).
      */
     private void reportKeyBytes() {
         codec.report(keys, 8 * table.stride() + 1 + 4 + 1 + 4 + table.hintBytesPerSlot());

@@ -101,7 +101,7 @@ final class KeyTable {
     int hold(EventRow row, long seq, int bit) {
         int slot = memoised(seq);
         if (slot < 0) {
-            slot = hints.get(seq, records, EPOCH, slots); // a delayed window's arrival
+            slot = hints.get(seq, records, EPOCH); // a delayed window's arrival
             if (slot < 0) {
                 int len = encoder.encode(row);
                 slot = lookup(encoder.buffer(), len, true);
@@ -121,7 +121,7 @@ final class KeyTable {
      * state will change), or -1 when no node holds it.
      */
     int findForUpdate(EventRow row, long seq, int bit) {
-        int slot = find(row, seq);
+        int slot = find(row, seq, true);
         if (slot >= 0 && tier != null) {
             tier.changing(slot, bit);
         }
@@ -130,10 +130,15 @@ final class KeyTable {
 
     /** The slot of {@code row}'s key, or -1 when no node holds it ({@code seq} -1: an event not counted). */
     int find(EventRow row, long seq) {
+        return find(row, seq, false);
+    }
+
+    /** As {@link #find(EventRow, long)}; {@code tail}: for a window's tail, which may grow the hints. */
+    private int find(EventRow row, long seq, boolean tail) {
         if (seq >= 0) {
             int slot = memoised(seq);
             if (slot < 0) {
-                slot = hints.get(seq, records, EPOCH, slots);
+                slot = tail ? hints.getForTail(seq, records, EPOCH, slots) : hints.get(seq, records, EPOCH);
             }
             if (slot >= 0) {
                 return slot;

@@ -11,9 +11,9 @@ import java.util.Arrays;
  * <p>The ring starts at {@value #INITIAL} entries (320 KiB; FRAUD's 5-minute to 24-hour tails are
  * within it). When a tail asks for a seq it has already overwritten with a newer one, it grows at
  * once to the power of two that holds the tail's span (newest seq put to the seq asked), the
- * entries it holds kept, if that is within {@link #limit(int)}: twice the
- * key table's slots, so it costs at most {@value #ENTRY_BYTES} × 2 bytes a slot, which the hot tier
- * counts in a key's cost from its next snapshot on ({@link #bytesPerSlot}). So E1's 60-minute tail
+ * entries it holds kept, if that is within {@link #limit(int)}: the smallest power of two of at
+ * least twice the key table's slots, so it costs at most {@value #ENTRY_BYTES} × 4 bytes a slot,
+ * which the hot tier counts in a key's cost from its next snapshot on ({@link #bytesPerSlot}). So E1's 60-minute tail
  * of 1.8 M events, over a million keys, finds every key it expires here from one window after it
  * first expired (the hints overwritten before the ring grew are lost); a tail longer than the limit
  * falls back to lookups.
@@ -51,24 +51,34 @@ final class SlotHints {
 
     /**
      * The slot of event {@code seq}'s key, or -1 when not remembered or no longer valid;
-     * long {@code epochIndex} of a slot's record is the epoch of the key in it. Grows the ring, up
-     * to {@link #limit} entries for a table of {@code tableSlots} slots, when a tail asks for a
-     * seq it has already overwritten.
+     * long {@code epochIndex} of a slot's record is the epoch of the key in it.
      */
-    int get(long seq, KeyRecords records, int epochIndex, int tableSlots) {
+    int get(long seq, KeyRecords records, int epochIndex) {
         if (seqs == null) {
             return -1;
         }
         int i = (int) seq & mask;
-        long held = seqs[i];
-        if (held != seq) {
-            if (held > seq) {
-                lengthenFor(seq, tableSlots);
-            }
+        if (seqs[i] != seq) {
             return -1;
         }
         int slot = slots[i];
         return records.get(slot, epochIndex) == epochs[i] ? slot : -1;
+    }
+
+    /**
+     * As {@link #get}, for a window's tail expiring event {@code seq}: when the ring had already
+     * overwritten it, grows the ring for the tail's span, up to {@link #limit} entries for a table of
+     * {@code tableSlots} slots. Only tails grow it: a backfill's arrivals over a long history would
+     * grow it for good with no tail to read it (a delayed window's head is within its own tail's span).
+     */
+    int getForTail(long seq, KeyRecords records, int epochIndex, int tableSlots) {
+        if (seqs == null) {
+            return -1;
+        }
+        if (seqs[(int) seq & mask] > seq) {
+            lengthenFor(seq, tableSlots);
+        }
+        return get(seq, records, epochIndex);
     }
 
     /**
@@ -83,10 +93,15 @@ final class SlotHints {
         }
     }
 
-    /** The most entries for a key table of {@code tableSlots} slots: twice as many, a power of two, at least {@link #INITIAL}. */
+    /**
+     * The most entries for a key table of {@code tableSlots} slots: the smallest power of two of at
+     * least twice as many (so two to four times as many: a ring of the largest power of two within
+     * twice the slots could be only just over them, and miss a tail of 1.8 times the slots),
+     * at least {@link #INITIAL}.
+     */
     static int limit(int tableSlots) {
         long twice = 2L * Math.max(1, tableSlots);
-        return (int) Math.max(INITIAL, Math.min(1 << 30, Long.highestOneBit(twice)));
+        return (int) Math.max(INITIAL, Math.min(1 << 30, Long.highestOneBit(twice - 1) << 1));
     }
 
     /** Entries now (0 before the first hint). */
@@ -95,10 +110,10 @@ final class SlotHints {
     }
 
     /**
-     * Heap bytes per key-table slot the ring's growth costs now, for a table of {@code tableSlots}
-     * slots (rounded up; at most {@value #ENTRY_BYTES} × 2, as it grows only to twice the slots).
-     * The first {@value #INITIAL} entries are left out, as before the ring could grow: spread over
-     * the few slots of a young table they would make each key look kilobytes dear.
+     * Heap bytes per key-table slot the ring costs now, for a table of {@code tableSlots} slots
+     * (rounded up; at most {@value #ENTRY_BYTES} × 4, as it grows to four times the slots at most):
+     * 0 while it has its first {@value #INITIAL} entries, as before the ring could grow (spread over
+     * the few slots of a young table they would make each key look kilobytes dear), then all of it.
      */
     int bytesPerSlot(int tableSlots) {
         if (size() <= INITIAL) {

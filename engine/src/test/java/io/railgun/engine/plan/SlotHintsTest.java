@@ -40,7 +40,7 @@ class SlotHintsTest {
                 put.add(new long[] {slot, epochOf[slot]});
                 long old = seq - tail;
                 if (old >= 0) {
-                    int hint = hints.get(old, records, EPOCH, tableSlots);
+                    int hint = hints.getForTail(old, records, EPOCH, tableSlots);
                     long[] expected = put.get((int) old);
                     boolean valid = epochOf[(int) expected[0]] == expected[1];
                     asked += valid ? 1 : 0;
@@ -52,7 +52,7 @@ class SlotHintsTest {
                 }
                 if (random.nextInt(10) == 0) { // a delayed window asks for a recent or a future seq
                     long any = Math.max(0, seq - random.nextInt(100)) + random.nextInt(3);
-                    int hint = hints.get(any, records, EPOCH, tableSlots);
+                    int hint = hints.get(any, records, EPOCH);
                     if (hint >= 0) {
                         assertThat(any).isLessThanOrEqualTo(seq);
                         long[] expected = put.get((int) any);
@@ -70,29 +70,35 @@ class SlotHintsTest {
     }
 
     @Test
-    void growsToHoldALongTailOnlyWithinTwiceTheSlots() {
+    void growsToHoldALongTailOnlyForTailsAndWithinTwiceTheSlots() {
         KeyRecords records = new KeyRecords(2);
         records.ensure(0);
         records.page(0)[records.base(0) + EPOCH] = 7;
         int tail = 300_000;
         SlotHints covered = new SlotHints();
         SlotHints capped = new SlotHints();
+        SlotHints arrivals = new SlotHints(); // asked only as a delayed head or a backfill asks: never grows
         int hitsAtEnd = 0;
         for (long seq = 0; seq < 2 * tail; seq++) {
             covered.put(seq, 0, 7);
             capped.put(seq, 0, 7);
+            arrivals.put(seq, 0, 7);
             if (seq >= tail) {
-                int hit = covered.get(seq - tail, records, EPOCH, 1 << 20);
+                int hit = covered.getForTail(seq - tail, records, EPOCH, 1 << 20);
                 if (seq >= 2 * tail - 1_000 && hit == 0) {
                     hitsAtEnd++;
                 }
-                assertThat(capped.get(seq - tail, records, EPOCH, 1 << 15)).isEqualTo(-1);
+                assertThat(capped.getForTail(seq - tail, records, EPOCH, 1 << 16)).isEqualTo(-1);
+                assertThat(arrivals.get(seq - tail, records, EPOCH)).isEqualTo(-1);
             }
         }
         assertThat(covered.size()).isEqualTo(1 << 19); // the first power of two over the tail
         assertThat(hitsAtEnd).isEqualTo(1_000);
         assertThat(capped.size()).isEqualTo(SlotHints.INITIAL); // a tail past the limit is never served: no growth for it
+        assertThat(arrivals.size()).isEqualTo(SlotHints.INITIAL);
         assertThat(covered.bytesPerSlot(1 << 20)).isEqualTo(10);
+        assertThat(SlotHints.limit(150_001)).as("a tail of twice the slots fits").isEqualTo(1 << 19);
+        assertThat(SlotHints.limit(1 << 17)).isEqualTo(1 << 18);
         assertThat(new SlotHints().bytesPerSlot(16)).isZero();
     }
 }
