@@ -154,6 +154,32 @@ class DedupIndexPropertyTest {
         assertThat(index.rebuilds()).isEqualTo(rebuildsWhenFull);
     }
 
+    @Test
+    void growsByMovingEntriesOverLaterInsertsAndFindsThemMeanwhile() {
+        DedupIndex index = new DedupIndex(16);
+        byte[] id = new byte[12];
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        int longestMove = 0;
+        int move = 0;
+        for (long i = 0; i < 600_000; i++) {
+            LONG.set(id, 0, i * 0x9E3779B97F4A7C15L);
+            LONG.set(id, 4, i);
+            assertThat(index.contains(id, 0, 12)).isFalse();
+            index.add(id, 0, 12, i); // no id is forgotten: the table must grow
+            move = index.migrating() ? move + 1 : 0;
+            longestMove = Math.max(longestMove, move);
+            long earlier = random.nextLong(i + 1);
+            LONG.set(id, 0, earlier * 0x9E3779B97F4A7C15L);
+            LONG.set(id, 4, earlier);
+            assertThat(index.contains(id, 0, 12)).as("id %d after %d ids (moving: %s)", earlier, i, index.migrating())
+                    .isTrue();
+            assertThat(index.latest(id, 0, 12)).isEqualTo(earlier);
+        }
+        assertThat(index.growths()).as("growths").isGreaterThanOrEqualTo(5);
+        assertThat(index.rebuilds()).as("rebuilds in one go").isZero();
+        assertThat(longestMove).as("inserts over which the last growth's entries moved").isGreaterThan(1_000);
+    }
+
     @Provide
     Arbitrary<Long> seeds() {
         return Arbitraries.randomValue(Random::nextLong);
