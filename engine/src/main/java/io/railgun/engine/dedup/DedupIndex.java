@@ -98,7 +98,8 @@ public final class DedupIndex {
 
     /**
      * The latest timestamp {@code id} (hash {@code h}) is live with in table {@code t}, or
-     * Long.MIN_VALUE; with {@code any}, the first live one found.
+     * Long.MIN_VALUE; with {@code any}, 0 as soon as one live entry is found (whatever its
+     * timestamp: an id counted at Long.MIN_VALUE is live too).
      */
     private long latestIn(long[] t, int mask, int h, byte[] id, int offset, int length, boolean any) {
         long fp = fingerprint(h);
@@ -111,10 +112,10 @@ public final class DedupIndex {
             if ((v >>> 32) == fp) {
                 long e = entry(v);
                 if (e >= head && isLive(e) && sameId(e, id, offset, length)) {
-                    latest = Math.max(latest, log.timestamp(e));
                     if (any) {
-                        return latest;
+                        return 0;
                     }
+                    latest = Math.max(latest, log.timestamp(e));
                 }
             }
         }
@@ -394,8 +395,8 @@ public final class DedupIndex {
         }
         byte[] grown = new byte[n];
         // absolute offsets stay; an id contiguous in the old ring is contiguous in one twice as large.
-        // The held ids' bytes are [bytesHead, bytesTail) (with the padding skipped at the ring's end):
-        // copied as a few ranges, not id by id (29 ms for a million 16-byte ids)
+        // The held ids' bytes are [bytesHead, bytesTail) (the padding left at the ring's end copied
+        // with them): a few ranges, not id by id (29 ms for a million 16-byte ids)
         for (long p = bytesHead; p < bytesTail; ) {
             int from = (int) (p & bytesMask);
             int to = (int) (p & (n - 1));

@@ -155,6 +155,14 @@ class DedupIndexPropertyTest {
     }
 
     @Test
+    void anIdCountedAtTheLeastTimestampIsLive() {
+        DedupIndex index = new DedupIndex(16);
+        byte[] id = {1, 2, 3};
+        index.add(id, 0, 3, Long.MIN_VALUE);
+        assertThat(index.contains(id, 0, 3)).isTrue();
+    }
+
+    @Test
     void growsByMovingEntriesOverLaterInsertsAndFindsThemMeanwhile() {
         DedupIndex index = new DedupIndex(16);
         byte[] id = new byte[12];
