@@ -23,9 +23,9 @@ import java.util.Arrays;
  * the sweep leaves to growth of the held ids, a larger table takes over and the entries move to it
  * a few slots per insert ({@link #grow}); the table is rebuilt from the log in one go only when
  * held entries the sweep cannot empty fill it, or every 2^30 inserts, so entry numbers taken from
- * 32 bits are never ambiguous. So the common case is one
- * probe of the table (one cache line), an append to the log, a step of the sweep and, later, a
- * sequential step of the head; the id's bytes are read back only when a fingerprint matches.
+ * 32 bits are never ambiguous. So the common case is one probe of the table (one cache line), an
+ * append to the log, a step of the sweep and, later, a sequential step of the head; the id's bytes
+ * ({@link IdBytes}) are read back only when a fingerprint matches.
  *
  * <p>Invariants: two live entries have the same id only when the later was added over the earlier
  * ({@link #add}; {@link #contains} then answers while either is live, {@link #latest} gives the later); {@code tail - head < 2^30}; every table slot that points to a held
@@ -48,10 +48,7 @@ public final class DedupIndex {
     private long head;
     private long tail;
 
-    private byte[] bytes;
-    private int bytesMask;
-    private long bytesHead; // absolute offset of the head entry's bytes (bytesTail when empty)
-    private long bytesTail;
+    private final IdBytes bytes;
 
     private long[] table;
     private int tableMask;
@@ -72,8 +69,7 @@ public final class DedupIndex {
     /** An index sized for about {@code expected} ids before it grows. */
     public DedupIndex(int expected) {
         int n = Integer.highestOneBit(Math.max(16, expected - 1) * 2);
-        bytes = new byte[n * 16];
-        bytesMask = bytes.length - 1;
+        bytes = new IdBytes(n * 16);
         table = new long[n * 2];
         tableMask = table.length - 1;
     }
@@ -81,8 +77,10 @@ public final class DedupIndex {
     /** Whether {@code id} is live: counted at or after the boundary, and not yet forgotten. */
     public boolean contains(byte[] id, int offset, int length) {
         int h = KeyTags.hash(id, offset, length);
-        return latestIn(table, tableMask, h, id, offset, length, true) != Long.MIN_VALUE
-                || previous != null && latestIn(previous, previous.length - 1, h, id, offset, length, true) != Long.MIN_VALUE;
+        if (latestIn(table, tableMask, h, id, offset, length, true) != Long.MIN_VALUE) {
+            return true;
+        }
+        return previous != null && latestIn(previous, previous.length - 1, h, id, offset, length, true) != Long.MIN_VALUE;
     }
 
     /**
@@ -128,12 +126,11 @@ public final class DedupIndex {
      * two copies of an id counted more than the old horizon apart; then the later one keeps it live).
      */
     public void add(byte[] id, int offset, int length, long timestamp) {
-        long start = reserveBytes(length);
-        System.arraycopy(id, offset, bytes, (int) (start & bytesMask), length);
+        long start = bytes.append(id, offset, length);
         log.append(head, tail, timestamp, start, length);
         long e = tail++;
         if (head == e) {
-            bytesHead = start;
+            bytes.dropBefore(start);
         }
         place(KeyTags.hash(id, offset, length), e);
         if (previous != null) {
@@ -160,7 +157,7 @@ public final class DedupIndex {
         while (head < tail && log.timestamp(head) < boundary) {
             head++;
         }
-        bytesHead = head < tail ? log.offset(head) : bytesTail;
+        bytes.dropBefore(head < tail ? log.offset(head) : bytes.tail());
     }
 
     /** The boundary in force: ids counted before it are forgotten. */
@@ -175,13 +172,13 @@ public final class DedupIndex {
 
     /** Heap bytes of the index's arrays. */
     public long memoryBytes() {
-        return log.memoryBytes() + bytes.length + table.length * 8L + (previous == null ? 0 : previous.length * 8L);
+        return log.memoryBytes() + bytes.memoryBytes() + table.length * 8L + (previous == null ? 0 : previous.length * 8L);
     }
 
     /** Forgets every id. */
     public void clear() {
         head = tail;
-        bytesHead = bytesTail;
+        bytes.dropBefore(bytes.tail());
         Arrays.fill(table, 0);
         previous = null;
         occupied = 0;
@@ -196,8 +193,7 @@ public final class DedupIndex {
         if (log.length(e) != length) {
             return false;
         }
-        int from = (int) (log.offset(e) & bytesMask);
-        return Arrays.equals(bytes, from, from + length, id, offset, offset + length);
+        return bytes.equalsAt(log.offset(e), id, offset, length);
     }
 
     /** The entry number whose low 32 bits {@code v} holds (the newest such below {@code tail}). */
@@ -364,47 +360,7 @@ public final class DedupIndex {
         occupied = 0;
         rebuiltAt = tail;
         for (long e = head; e < tail; e++) {
-            int from = (int) (log.offset(e) & bytesMask);
-            place(KeyTags.hash(bytes, from, log.length(e)), e);
+            place(bytes.hashAt(log.offset(e), log.length(e)), e);
         }
-    }
-
-    /**
-     * Room for {@code length} contiguous bytes at the tail of the byte ring (skipping to the ring's
-     * start when they would wrap); returns their absolute offset.
-     */
-    private long reserveBytes(int length) {
-        while (true) {
-            long start = bytesTail;
-            int into = (int) (start & bytesMask);
-            if (into + length > bytes.length) {
-                start += bytes.length - into; // pad to the ring's start
-            }
-            if (start + length - bytesHead <= bytes.length) {
-                bytesTail = start + length;
-                return start;
-            }
-            growBytes(length);
-        }
-    }
-
-    private void growBytes(int length) {
-        int n = bytes.length * 2;
-        while (n < 2 * length) {
-            n *= 2;
-        }
-        byte[] grown = new byte[n];
-        // absolute offsets stay; an id contiguous in the old ring is contiguous in one twice as large.
-        // The held ids' bytes are [bytesHead, bytesTail) (the padding left at the ring's end copied
-        // with them): a few ranges, not id by id (29 ms for a million 16-byte ids)
-        for (long p = bytesHead; p < bytesTail; ) {
-            int from = (int) (p & bytesMask);
-            int to = (int) (p & (n - 1));
-            int len = (int) Math.min(bytesTail - p, Math.min(bytes.length - from, n - to));
-            System.arraycopy(bytes, from, grown, to, len);
-            p += len;
-        }
-        bytes = grown;
-        bytesMask = n - 1;
     }
 }
