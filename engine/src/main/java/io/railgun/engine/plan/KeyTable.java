@@ -87,7 +87,7 @@ final class KeyTable {
 
     /** Heap bytes per slot of the {@link SlotHints} ring, now. */
     int hintBytesPerSlot() {
-        return hints.bytesPerSlot(Math.max(1, slots));
+        return hints.bytesPerSlot(slots);
     }
 
     boolean isEmpty() {

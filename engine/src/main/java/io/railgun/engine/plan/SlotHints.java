@@ -13,10 +13,10 @@ import java.util.Arrays;
  * once to the power of two that holds the tail's span (newest seq put to the seq asked), the
  * entries it holds kept, if that is within {@link #limit(int)}: the smallest power of two of at
  * least twice the key table's slots, so it costs at most {@value #ENTRY_BYTES} × 4 bytes a slot,
- * which the hot tier counts in a key's cost from its next snapshot on ({@link #bytesPerSlot}). So E1's 60-minute tail
- * of 1.8 M events, over a million keys, finds every key it expires here from one window after it
- * first expired (the hints overwritten before the ring grew are lost); a tail longer than the limit
- * falls back to lookups.
+ * which the hot tier counts in a key's cost from its next snapshot on ({@link #bytesPerSlot}). So
+ * E1's 60-minute tail of 1.8 M events, over a million keys, finds every key it expires here from
+ * one window after it first expired (the hints overwritten before the ring grew are lost); a tail
+ * longer than the limit falls back to lookups.
  *
  * <p>A hint is only a hint: it is used when its seq is the one asked for and its slot still holds
  * the same incarnation of a key, told by the epoch the key table gives each key it places in a slot

@@ -59,9 +59,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Plans that are not final</b>: every member's assignment says whether moves were left to a
  * follow-up and which subscription it was made for ({@link AssignmentDescriptor}). A member whose
  * first plan left moves out, or whose plan was made before it subscribed to some of its topics, asks
- * for a rebalance through {@link AssignmentHolder#rebalanceDue}. Usually Kafka starts that rebalance anyway (the
- * owner rejoins after revoking; a member rejoins when its subscription changes), and asking only
- * brings it forward; but Kafka hands a static member that rejoins a stable group its stored
+ * for a rebalance through {@link AssignmentHolder#rebalanceDue}. Usually Kafka starts that
+ * rebalance anyway (the owner rejoins after revoking; a member rejoins when its subscription
+ * changes), and asking only brings it forward; but Kafka hands a static member that rejoins a
+ * stable group its stored
  * assignment without any rebalance, and when the node that was to rejoin died between the two
  * rounds (an embedded broker, restarted with its node, also forgets the round in progress), that
  * plan would stay in force, the tasks left out assigned to no member.
@@ -161,11 +162,9 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
         Map<String, String> nodeOf = new HashMap<>();
         members.forEach(m -> nodeOf.put(m.memberId(), m.nodeId()));
         Map<String, MemberAssignment> handedOut = new LinkedHashMap<>();
-        Map<String, List<TopicPartition>> partitionsOut = new HashMap<>();
         int withheld = 0;
         for (String id : subscriptions.keySet()) {
             MemberAssignment planned = plan.get(id);
-            List<TopicPartition> partitions = new ArrayList<>(planned.actives().size());
             List<TaskId> actives = new ArrayList<>(planned.actives().size());
             List<TaskId> replicas = new ArrayList<>(planned.replicas());
             Map<TaskId, List<PeerCopy>> sources = new HashMap<>(planned.sources());
@@ -184,16 +183,18 @@ public final class RailgunAssignor implements ConsumerPartitionAssignor, Configu
                     continue;
                 }
                 actives.add(t);
-                partitions.add(new TopicPartition(t.topic(), t.partition()));
             }
             handedOut.put(id, new MemberAssignment(actives, replicas, sources));
-            partitionsOut.put(id, partitions);
         }
+        // encoded once all are planned: each says whether the plan left moves out, for any member
         Map<String, Assignment> out = new LinkedHashMap<>();
         for (Map.Entry<String, MemberAssignment> e : handedOut.entrySet()) {
-            String id = e.getKey();
-            out.put(id, new Assignment(partitionsOut.get(id),
-                    AssignmentDescriptor.encode(e.getValue(), withheld > 0, topicsByMember.get(id))));
+            List<TopicPartition> partitions = new ArrayList<>(e.getValue().actives().size());
+            for (TaskId t : e.getValue().actives()) {
+                partitions.add(new TopicPartition(t.topic(), t.partition()));
+            }
+            out.put(e.getKey(), new Assignment(partitions,
+                    AssignmentDescriptor.encode(e.getValue(), withheld > 0, topicsByMember.get(e.getKey()))));
         }
         leftForFollowUp = Map.copyOf(leftOut);
         LOG.info("Task group plan for {} members, {} tasks, replication {}: {} moves left to the follow-up rebalance",
