@@ -15,10 +15,12 @@ import java.util.Arrays;
  * slot. Stored form of a key: {@link KeyRecordCodec}.
  *
  * <p><b>Snapshots</b> (for checkpoints) are taken without a pause proportional to the keys:
- * {@link #beginSnapshot()} only marks the keys changed since the last one; {@link #sweepSnapshot}
- * then saves a bounded number of them per call, and a marked key about to change, or to be
- * evicted, is saved first (copy on write). So the snapshot holds every key as it was when it
- * began.
+ * {@link #beginSnapshot()} marks the keys changed since the last one by swapping the meaning of two
+ * flag bits (those changed are those whose "changed" bit is set, which becomes the "to save" bit;
+ * the other bit, clear everywhere once the last snapshot's keys were all saved, becomes the
+ * "changed" bit); {@link #sweepSnapshot} then saves a bounded number of them per call, and a
+ * marked key about to change, or to be evicted, is saved first (copy on write). So the snapshot
+ * holds every key as it was when it began.
  *
  * <p><b>Incremental.</b> Each slot keeps the change bits of the nodes changed since the key's last
  * stored part. A snapshot or an eviction stores a key whose stored copy is current in the other
@@ -30,10 +32,12 @@ import java.util.Arrays;
  */
 final class HotTier {
     static final int MAX_PATCHES = 4;
-    private static final byte DIRTY = 1; // changed since its cold copy was written
+    // two bits that swap roles at each snapshot's start: dirty (changed since its cold copy was
+    // written) and snapshot (changed before the snapshot being taken began, not saved into it yet)
+    private static final byte BIT_A = 1;
+    private static final byte BIT_B = 8;
     private static final byte DURABLE = 2; // the cold tier holds a copy of it: current in the nodes not marked changed
     private static final byte REFERENCED = 4; // used since the clock hand last passed
-    private static final byte SNAPSHOT = 8; // changed before the snapshot being taken began, not saved into it yet
     private static final byte WHOLE = 16; // its next stored part must be whole (nodes laid out again, or removed ones stored)
 
     private final KeyTable table;
@@ -41,6 +45,8 @@ final class HotTier {
     private final ColdKeys cold;
     private final KeyRecordCodec codec;
     private byte[] flags = new byte[0];
+    private byte dirty = BIT_A;
+    private byte snapshot = BIT_B;
     private int[] changed = new int[0]; // per slot: change bits of the nodes changed since its last stored part
     private byte[] patches = new byte[0]; // per slot: patches stored on top of its last whole part
     private int[] storedBytes = new int[0]; // per slot: bytes of its stored value, whole part and patches
@@ -63,10 +69,12 @@ final class HotTier {
 
     /** The key at {@code slot} is about to change in the node of {@code bit}. */
     void changing(int slot, int bit) {
-        if ((flags[slot] & SNAPSHOT) != 0) {
+        byte f = flags[slot];
+        if ((f & snapshot) != 0) {
             saveSnapshot(slot);
+            f = flags[slot];
         }
-        flags[slot] |= DIRTY | REFERENCED;
+        flags[slot] = (byte) (f | dirty | REFERENCED);
         changed[slot] |= bit;
     }
 
@@ -137,10 +145,10 @@ final class HotTier {
             break;
         }
         evictions++;
-        if ((flags[victim] & SNAPSHOT) != 0) {
+        if ((flags[victim] & snapshot) != 0) {
             saveSnapshot(victim);
         }
-        if ((flags[victim] & DIRTY) != 0) {
+        if ((flags[victim] & dirty) != 0) {
             StateWriter value = serialise(victim);
             cold.store(keyScratch, 0, copyKey(victim), value.buffer(), 0, value.length(), value == patchOut);
         }
@@ -150,16 +158,20 @@ final class HotTier {
     }
 
     /**
-     * Begins a snapshot: every key changed since the last one is to be saved as it is now (one
-     * pass over a byte per slot; nothing is serialised yet).
+     * Begins a snapshot: every key changed since the last one is to be saved as it is now. Nothing
+     * is visited (the two bits swap roles) nor serialised yet.
+     *
+     * @throws IllegalStateException when the last snapshot's keys are not all saved yet (its
+     *                               {@link #sweepSnapshot} did not return true)
      */
     void beginSnapshot() {
-        reportKeyBytes();
-        for (int s = 0; s < flags.length; s++) {
-            if ((flags[s] & DIRTY) != 0 && table.holders(s) > 0) {
-                flags[s] = (byte) ((flags[s] & ~DIRTY) | SNAPSHOT);
-            }
+        if (sweep >= 0) {
+            throw new IllegalStateException("a snapshot of key table " + table.name() + " is still being taken");
         }
+        reportKeyBytes();
+        byte b = dirty;
+        dirty = snapshot;
+        snapshot = b;
         sweep = 0;
     }
 
@@ -174,9 +186,13 @@ final class HotTier {
         int saved = 0;
         int end = (int) Math.min(flags.length, sweep + 16L * budget);
         while (sweep < end && saved < budget) {
-            if ((flags[sweep] & SNAPSHOT) != 0) {
-                saveSnapshot(sweep);
-                saved++;
+            if ((flags[sweep] & snapshot) != 0) {
+                if (table.holders(sweep) > 0) {
+                    saveSnapshot(sweep);
+                    saved++;
+                } else {
+                    flags[sweep] &= (byte) ~snapshot; // no holders: nothing to save (free slots keep no flags)
+                }
             }
             sweep++;
         }
@@ -191,7 +207,7 @@ final class HotTier {
     private void saveSnapshot(int slot) {
         StateWriter value = serialise(slot);
         cold.storeSnapshot(keyScratch, 0, copyKey(slot), value.buffer(), 0, value.length(), value == patchOut);
-        flags[slot] = (byte) ((flags[slot] & ~(SNAPSHOT | WHOLE)) | DURABLE);
+        flags[slot] = (byte) ((flags[slot] & ~(snapshot | WHOLE)) | DURABLE);
     }
 
     /**
