@@ -3,6 +3,7 @@ package io.railgun.engine.reservoir.disk;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.ReservoirCursor;
+import io.railgun.engine.thread.BackgroundThreads;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,7 +12,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 
 /**
  * The on-disk {@link EventReservoir} of one task (paper §4.1.1): events live in compressed,
@@ -144,8 +144,8 @@ public final class DiskReservoir implements EventReservoir {
     private static DiskReservoir openWithOwnThreads(Path directory, DiskReservoirOptions options,
                                                     PersistedPosition cutAfter) {
         String name = directory.getFileName() == null ? "reservoir" : directory.getFileName().toString();
-        ExecutorService w = Executors.newSingleThreadExecutor(daemon("reservoir-writer-" + name));
-        ExecutorService r = Executors.newSingleThreadExecutor(daemon("reservoir-reader-" + name));
+        ExecutorService w = Executors.newSingleThreadExecutor(BackgroundThreads.factory("reservoir-writer-" + name));
+        ExecutorService r = Executors.newSingleThreadExecutor(BackgroundThreads.factory("reservoir-reader-" + name));
         try {
             return open(directory, options, w, r, List.of(w, r), cutAfter);
         } catch (RuntimeException e) {
@@ -162,14 +162,6 @@ public final class DiskReservoir implements EventReservoir {
         } catch (IOException e) {
             throw new ReservoirIoException("cannot open the reservoir in " + directory + ": " + e.getMessage(), e);
         }
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     // ---------------------------------------------------------------- EventReservoir

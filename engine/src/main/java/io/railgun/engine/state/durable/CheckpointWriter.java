@@ -1,6 +1,7 @@
 package io.railgun.engine.state.durable;
 
 import io.railgun.engine.state.ByteKeyIndex;
+import io.railgun.engine.thread.BackgroundThreads;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -57,11 +58,7 @@ final class CheckpointWriter implements AutoCloseable {
         this.metaFamily = metaFamily;
         this.recordKey = recordKey;
         this.directory = directory;
-        this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "state-checkpoint-" + directory.getFileName());
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = Executors.newSingleThreadExecutor(BackgroundThreads.factory("state-checkpoint-" + directory.getFileName()));
     }
 
     /** Writes {@code changes}, {@code copies} and {@code record} once {@code after} completes; the future completes when durable. */

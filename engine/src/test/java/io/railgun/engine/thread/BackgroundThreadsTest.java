@@ -1,0 +1,45 @@
+package io.railgun.engine.thread;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+
+class BackgroundThreadsTest {
+    private static final Path SELF = Path.of("/proc/thread-self/stat");
+
+    /** The calling thread's nice value, as the kernel reports it (field 19 of its stat line). */
+    private static int niceOfThisThread() {
+        try {
+            String stat = Files.readString(SELF);
+            String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Integer.parseInt(after[16]);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void threadsOfTheFactoryRunAtTheBackgroundNiceAndOthersDoNot() throws Exception {
+        assumeTrue(Files.isReadable(SELF), "Linux only: per-thread nice values in /proc");
+        int mine = niceOfThisThread();
+        ExecutorService background = Executors.newSingleThreadExecutor(BackgroundThreads.factory("test-background"));
+        try {
+            CompletableFuture<Integer> nice = CompletableFuture.supplyAsync(BackgroundThreadsTest::niceOfThisThread, background);
+            CompletableFuture<String> name = CompletableFuture.supplyAsync(() -> Thread.currentThread().getName(), background);
+            CompletableFuture<Boolean> daemon = CompletableFuture.supplyAsync(() -> Thread.currentThread().isDaemon(), background);
+            assertThat(nice.get()).isEqualTo(Math.max(mine, BackgroundThreads.NICE));
+            assertThat(name.get()).isEqualTo("test-background");
+            assertThat(daemon.get()).isTrue();
+        } finally {
+            background.shutdownNow();
+        }
+        assertThat(niceOfThisThread()).as("the caller's own priority is untouched").isEqualTo(mine);
+    }
+}
