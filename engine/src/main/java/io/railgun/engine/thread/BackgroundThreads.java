@@ -2,9 +2,11 @@ package io.railgun.engine.thread;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.util.Optional;
+import java.util.Locale;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -12,21 +14,52 @@ import java.util.concurrent.ThreadFactory;
  * checkpoints) that run at a lower scheduling priority than the threads on an event's path.
  *
  * <p>On two cores the task's thread shared a core with them: in durable E1 it waited for a CPU 5%
- * of its time, and was preempted for whole 4 ms time slices. At nice {@value #NICE} (Linux's
- * scheduler gives a nice-0 thread about three times its weight) they still make progress — a
- * task waits for a checkpoint write that falls too far behind, so they cannot be starved for good
- * — but yield the core first. Linux keeps a nice value per thread; {@code setpriority(PRIO_PROCESS, 0,
- * n)} sets the calling thread's. Elsewhere, or if the call fails, threads keep the default priority.
+ * of its time, and was preempted for whole 4 ms time slices. {@value #STEPS} nice steps lower
+ * than the thread that starts them (Linux's scheduler then gives the other about three times
+ * their weight) they still make progress — a task waits for a checkpoint write that falls too far
+ * behind, so they cannot be starved for good — but yield the core first. The step is relative:
+ * a node started under {@code nice -n 10} gets background threads at 15, never above its own
+ * (an absolute value would raise them, for a process allowed to). Linux keeps a nice value per
+ * thread; {@code getpriority}/{@code setpriority(PRIO_PROCESS, 0, n)} read and set the calling
+ * thread's. Elsewhere, or if the calls fail, threads keep the priority they inherit.
+ *
+ * <p>Threads a background thread starts inherit its nice value; none of ours does.
  */
 public final class BackgroundThreads {
-    /** Nice value of background threads (0 is the default; higher is lower priority). */
-    public static final int NICE = 5;
-    private static final MethodHandle SETPRIORITY = lookup();
+    /** Nice steps below the starting thread (higher nice is lower priority). */
+    public static final int STEPS = 5;
+    private static final int MAX_NICE = 19;
+    private static final MethodHandle GETPRIORITY;
+    private static final MethodHandle SETPRIORITY;
+
+    static {
+        MethodHandle get = null;
+        MethodHandle set = null;
+        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
+            try {
+                Linker linker = Linker.nativeLinker();
+                SymbolLookup libc = linker.defaultLookup();
+                MemorySegment getAddress = libc.find("getpriority").orElse(null);
+                MemorySegment setAddress = libc.find("setpriority").orElse(null);
+                if (getAddress != null && setAddress != null) {
+                    get = linker.downcallHandle(getAddress, FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                    set = linker.downcallHandle(setAddress, FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                }
+            } catch (RuntimeException | LinkageError e) {
+                get = null; // native access denied (IllegalCallerException), or no such platform support
+                set = null;
+            }
+        }
+        GETPRIORITY = get;
+        SETPRIORITY = set;
+    }
 
     private BackgroundThreads() {
     }
 
-    /** A factory of daemon threads named {@code name}, at the background priority. */
+    /** A factory of daemon threads named {@code name}, {@value #STEPS} nice steps below the caller of {@code newThread}. */
     public static ThreadFactory factory(String name) {
         return r -> {
             Thread t = new Thread(() -> {
@@ -38,32 +71,19 @@ public final class BackgroundThreads {
         };
     }
 
-    /**
-     * Lowers the calling thread's priority to nice {@value #NICE} (a thread already lower keeps
-     * its own: an unprivileged process cannot raise it back); whether it could.
-     */
+    /** Lowers the calling thread's priority by {@value #STEPS} nice steps (at most to 19); whether it could. */
     static boolean lowerCurrentThread() {
         if (SETPRIORITY == null) {
             return false;
         }
         try {
-            return (int) SETPRIORITY.invokeExact(0, 0, NICE) == 0;
+            // glibc returns the nice value itself (-20..19); -1 is also its error value, taken as
+            // a nice of -1 here: the thread then goes to 4, still below the threads at 0
+            int nice = (int) GETPRIORITY.invokeExact(0, 0);
+            int target = Math.min(MAX_NICE, nice + STEPS);
+            return target == nice || (int) SETPRIORITY.invokeExact(0, 0, target) == 0;
         } catch (Throwable e) {
             return false;
-        }
-    }
-
-    private static MethodHandle lookup() {
-        if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
-            return null;
-        }
-        try {
-            Linker linker = Linker.nativeLinker();
-            Optional<java.lang.foreign.MemorySegment> f = linker.defaultLookup().find("setpriority");
-            return f.map(s -> linker.downcallHandle(s, FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                    ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT))).orElse(null);
-        } catch (RuntimeException | LinkageError e) {
-            return null; // no native access granted, or no such function
         }
     }
 }
