@@ -186,13 +186,9 @@ final class HotTier {
         int saved = 0;
         int end = (int) Math.min(flags.length, sweep + 16L * budget);
         while (sweep < end && saved < budget) {
-            if ((flags[sweep] & snapshot) != 0) {
-                if (table.holders(sweep) > 0) {
-                    saveSnapshot(sweep);
-                    saved++;
-                } else {
-                    flags[sweep] &= (byte) ~snapshot; // no holders: nothing to save (free slots keep no flags)
-                }
+            if ((flags[sweep] & snapshot) != 0) { // (a slot without holders has no flags: released() and evictOne() clear them)
+                saveSnapshot(sweep);
+                saved++;
             }
             sweep++;
         }
