@@ -27,7 +27,7 @@ import java.util.concurrent.ThreadFactory;
  */
 public final class BackgroundThreads {
     /** Nice steps below the starting thread (higher nice is lower priority). */
-    public static final int STEPS = 5;
+    static final int STEPS = 5;
     private static final int MAX_NICE = 19;
     private static final MethodHandle GETPRIORITY;
     private static final MethodHandle SETPRIORITY;
@@ -61,14 +61,11 @@ public final class BackgroundThreads {
 
     /** A factory of daemon threads named {@code name}, {@value #STEPS} nice steps below the caller of {@code newThread}. */
     public static ThreadFactory factory(String name) {
-        return r -> {
-            Thread t = new Thread(() -> {
-                lowerCurrentThread();
-                r.run();
-            }, name);
-            t.setDaemon(true);
-            return t;
-        };
+        ThreadFactory daemons = Thread.ofPlatform().daemon().name(name).factory(); // (thread-safe, unlike a builder)
+        return r -> daemons.newThread(() -> {
+            lowerCurrentThread();
+            r.run();
+        });
     }
 
     /** Lowers the calling thread's priority by {@value #STEPS} nice steps (at most to 19); whether it could. */
