@@ -89,6 +89,9 @@ public final class EngineBench {
             if ((i & 0xFFFF) == 0) {
                 GcWatchdog.progress = i;
             }
+            if (o.prefetch() > 0 && i % o.prefetch() == 0) {
+                TaskReplay.prefetch(taskArray, batch, row, i, Math.min(warmup, i + o.prefetch()));
+            }
             checksum += TaskReplay.replay(taskArray, batch.wrap(row, i));
         }
 
@@ -103,7 +106,7 @@ public final class EngineBench {
         long cpu0 = mx.getCurrentThreadCpuTime();
         long[] sched0 = ProcessProbes.schedStat();
         long t0 = System.nanoTime();
-        checksum += TaskReplay.replayTimed(taskArray, batch, row, warmup, batch.size(), latency, t0);
+        checksum += TaskReplay.replayTimed(taskArray, batch, row, warmup, batch.size(), o.prefetch(), latency, t0);
         long elapsedNs = System.nanoTime() - t0;
         long[] sched1 = ProcessProbes.schedStat();
         long cpuNs = mx.getCurrentThreadCpuTime() - cpu0;

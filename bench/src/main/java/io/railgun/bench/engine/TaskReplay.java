@@ -18,9 +18,11 @@ final class TaskReplay {
 
     /**
      * The timed replay: System.nanoTime around every process() call, the event's total (over its
-     * tasks) into {@code latency.perEvent}, each call into its task's histogram.
+     * tasks) into {@code latency.perEvent}, each call into its task's histogram. With {@code
+     * prefetch} > 0, each group of that many events is first prefetched ({@link #prefetch}), as the
+     * node does a poll's records.
      */
-    static double replayTimed(TaskProcessor[] tasks, EventBatch batch, EventRow row, int from, int to,
+    static double replayTimed(TaskProcessor[] tasks, EventBatch batch, EventRow row, int from, int to, int prefetch,
                               ReplayLatency latency, long t0) {
         Histogram perEvent = latency.perEvent;
         Histogram[] perTask = latency.perTask;
@@ -28,6 +30,9 @@ final class TaskReplay {
         for (int i = from; i < to; i++) {
             if ((i & 0xFFFF) == 0) {
                 GcWatchdog.progress = i;
+            }
+            if (prefetch > 0 && (i - from) % prefetch == 0) {
+                prefetch(tasks, batch, row, i, Math.min(to, i + prefetch)); // untimed per event, in the run's time
             }
             batch.wrap(row, i);
             long eventNs = 0;
@@ -57,6 +62,20 @@ final class TaskReplay {
             }
         }
         return sum;
+    }
+
+    /**
+     * Events {@code from} to {@code to} (exclusive) will be processed next: each task notes their
+     * lookups, which its next process() loads together ({@link TaskProcessor#prefetch}), as the
+     * node does for the records of a poll.
+     */
+    static void prefetch(TaskProcessor[] tasks, EventBatch batch, EventRow row, int from, int to) {
+        for (int j = from; j < to; j++) {
+            batch.wrap(row, j);
+            for (TaskProcessor t : tasks) {
+                t.prefetch(row);
+            }
+        }
     }
 
     /** Cost of the two System.nanoTime calls around a call, on this machine (best of a few warm rounds). */

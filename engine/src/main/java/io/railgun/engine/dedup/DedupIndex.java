@@ -1,6 +1,7 @@
 package io.railgun.engine.dedup;
 
 import io.railgun.engine.state.KeyTags;
+import io.railgun.engine.state.Prefetches;
 import java.util.Arrays;
 
 /**
@@ -61,6 +62,7 @@ public final class DedupIndex {
     private int sweepCursor; // the next table slot the sweep looks at
 
     private long boundary = Long.MIN_VALUE;
+    private final Prefetches prefetches = new Prefetches();
 
     public DedupIndex() {
         this(1024);
@@ -72,6 +74,16 @@ public final class DedupIndex {
         bytes = new IdBytes(n * 16);
         table = new long[n * 2];
         tableMask = table.length - 1;
+    }
+
+    /** Notes a load of the table slot a lookup of {@code id} starts at, for {@link #issuePrefetches}. */
+    public void prefetch(byte[] id, int offset, int length) {
+        prefetches.note((KeyTags.hash(id, offset, length) >>> 1) & tableMask);
+    }
+
+    /** Loads the slots {@link #prefetch} noted; returns anything. */
+    public long issuePrefetches() {
+        return prefetches.issue(table);
     }
 
     /** Whether {@code id} is live: counted at or after the boundary, and not yet forgotten. */

@@ -20,15 +20,22 @@ final class KeyEncoder {
 
     private final int[] fields;
     private final ValueType[] types;
+    private final List<Field> groupBy;
     private byte[] buffer = new byte[64];
 
     KeyEncoder(List<Field> groupBy) {
+        this.groupBy = List.copyOf(groupBy);
         fields = new int[groupBy.size()];
         types = new ValueType[groupBy.size()];
         for (int i = 0; i < fields.length; i++) {
             fields[i] = groupBy.get(i).index();
             types[i] = ValueType.of(groupBy.get(i).type());
         }
+    }
+
+    /** An encoder of the same fields with a buffer of its own. */
+    KeyEncoder copy() {
+        return new KeyEncoder(groupBy);
     }
 
     byte[] buffer() {

@@ -50,10 +50,12 @@ final class KeyTable {
     private int newestSlot;
 
     private final HotTier tier; // null without a cold tier: every key stays in memory
+    private final KeyEncoder prefetchEncoder; // its own buffer: prefetches come between an event's lookups
 
     KeyTable(String name, KeyEncoder encoder, KeyedState keys) {
         this.name = name;
         this.encoder = encoder;
+        this.prefetchEncoder = encoder.copy();
         this.keys = keys;
         this.tier = keys.cold() == null ? null : new HotTier(this, keys, new KeyRecordCodec(name, nodes));
     }
@@ -150,6 +152,17 @@ final class KeyTable {
             memoise(seq, slot);
         }
         return slot;
+    }
+
+    /** Notes that {@code row}'s key will be looked up soon ({@link io.railgun.engine.state.Prefetches}). */
+    void prefetch(EventRow row) {
+        int len = prefetchEncoder.encode(row);
+        keys.prefetch(prefetchEncoder.buffer(), 0, len);
+    }
+
+    /** Loads what {@link #prefetch} noted; returns anything. */
+    long issuePrefetches() {
+        return keys.issuePrefetches();
     }
 
     /** The memoised slot of event {@code seq} (at least 0), or -1. */

@@ -1,5 +1,6 @@
 package io.railgun.engine.plan;
 
+import io.railgun.engine.event.EventRow;
 import io.railgun.engine.schema.Field;
 import io.railgun.engine.state.StateStore;
 import java.util.HashMap;
@@ -17,6 +18,7 @@ final class KeyTables {
     private final StateStore stateStore;
     private final Map<String, KeyTable> byFields = new HashMap<>();
     private KeyTable[] snapshotting = new KeyTable[0]; // the tables of the snapshot being taken
+    private KeyTable[] tables = new KeyTable[0]; // byFields' values (for prefetches: no iterator per event)
 
     KeyTables(StateStore stateStore) {
         this.stateStore = stateStore;
@@ -24,14 +26,20 @@ final class KeyTables {
 
     /** The table of the GROUP BY fields named {@code fieldsKey}, created over the store's keyed state if new. */
     KeyTable forFields(String fieldsKey, List<Field> fields) {
-        return byFields.computeIfAbsent(fieldsKey,
-                k -> new KeyTable(k, new KeyEncoder(fields), stateStore.keyedState(k)));
+        KeyTable t = byFields.get(fieldsKey);
+        if (t == null) {
+            t = new KeyTable(fieldsKey, new KeyEncoder(fields), stateStore.keyedState(fieldsKey));
+            byFields.put(fieldsKey, t);
+            tables = byFields.values().toArray(new KeyTable[0]);
+        }
+        return t;
     }
 
     /** Forgets {@code table}, and drops its keyed state, once no group-by node uses it. */
     void releaseIfUnused(KeyTable table) {
         if (table.isEmpty()) {
             byFields.remove(table.name());
+            tables = byFields.values().toArray(new KeyTable[0]);
             stateStore.drop(table.name());
         }
     }
@@ -51,6 +59,22 @@ final class KeyTables {
             done &= t.sweepSnapshot(budget);
         }
         return done;
+    }
+
+    /** Notes that {@code row}'s keys will be looked up soon, in every key table. */
+    void prefetch(EventRow row) {
+        for (KeyTable t : tables) {
+            t.prefetch(row);
+        }
+    }
+
+    /** Loads what {@link #prefetch} noted; returns anything. */
+    long issuePrefetches() {
+        long sum = 0;
+        for (KeyTable t : tables) {
+            sum += t.issuePrefetches();
+        }
+        return sum;
     }
 
     /** Keys in memory, over every key table. */

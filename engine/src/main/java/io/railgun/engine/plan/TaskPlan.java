@@ -277,6 +277,16 @@ public final class TaskPlan {
         return layout.indexOf(name);
     }
 
+    /** Notes that {@code row}'s keys will be looked up soon ({@link io.railgun.engine.state.Prefetches}). */
+    public void prefetch(EventRow row) {
+        tables.prefetch(row);
+    }
+
+    /** Loads what {@link #prefetch} noted; returns anything. */
+    public long issuePrefetches() {
+        return tables.issuePrefetches();
+    }
+
     /** Begins a snapshot of every key changed since the last one (a checkpoint; see {@link KeyTable}). */
     public void beginSnapshot() {
         tables.beginSnapshot();

@@ -53,6 +53,8 @@ public final class ByteKeyIndex {
     private int slotsUsed; // high-water mark of slot numbers handed out
     private int slotCap = Integer.MAX_VALUE; // the slot table doubles no further than this while below it
 
+    private final Prefetches prefetches = new Prefetches();
+
     private byte[] arena;
     private byte[] spare = new byte[0];
     private int arenaEnd;
@@ -139,6 +141,18 @@ public final class ByteKeyIndex {
     public int find(byte[] key, int offset, int length) {
         long e = table[locate(key, offset, length)];
         return e == 0 ? -1 : (int) e - 1;
+    }
+
+    /** Notes a load of the bucket a lookup of this key starts at, for {@link #issuePrefetches} ({@link Prefetches}). */
+    public void prefetch(byte[] key, int offset, int length) {
+        int tag = length > INLINE_BYTES ? longTag(key, offset, length)
+                : shortTag(length, word0(key, offset, length), word1(key, offset, length));
+        prefetches.note(BUCKET * (home(tag) & mask));
+    }
+
+    /** Loads the buckets {@link #prefetch} noted; returns anything. */
+    public long issuePrefetches() {
+        return prefetches.issue(table);
     }
 
     /** The table index of the bucket holding a key, or of the empty bucket ending its probe run. */

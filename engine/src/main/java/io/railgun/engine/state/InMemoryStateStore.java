@@ -25,6 +25,16 @@ public final class InMemoryStateStore implements StateStore {
         }
 
         @Override
+        public void prefetch(byte[] key, int offset, int length) {
+            index.prefetch(key, offset, length);
+        }
+
+        @Override
+        public long issuePrefetches() {
+            return index.issuePrefetches();
+        }
+
+        @Override
         public int findOrInsert(byte[] key, int offset, int length) {
             return index.findOrInsert(key, offset, length);
         }

@@ -11,6 +11,14 @@ public interface KeyedState {
     /** The slot of a key, or -1. */
     int find(byte[] key, int offset, int length);
 
+    /** Notes that {@code key} will be looked up soon ({@link Prefetches}); a hint, by default ignored. */
+    default void prefetch(byte[] key, int offset, int length) {}
+
+    /** Loads what {@link #prefetch} noted; returns anything. */
+    default long issuePrefetches() {
+        return 0;
+    }
+
     /** The slot of a key, inserting it when absent: {@code slot}, or {@code -(slot + 1)} if new. */
     int findOrInsert(byte[] key, int offset, int length);
 

@@ -69,6 +69,7 @@ final class DedupIds implements AutoCloseable {
     private final long dedupHotMs;
     private final DedupIndex hot = new DedupIndex();
     private byte[] scratch = new byte[64]; // the tag byte ColdIds.ID, then the id being handled
+    private final byte[] prefetchScratch = new byte[8];
     private int pendingLength = -1; // the id isNew accepted, in scratch; -1: none
 
     private long horizonMs;
@@ -115,6 +116,25 @@ final class DedupIds implements AutoCloseable {
         }
         pendingLength = len;
         return true;
+    }
+
+    /** Notes that {@code row}'s id will be looked up soon ({@link io.railgun.engine.state.Prefetches}). */
+    void prefetch(EventRow row) {
+        if (row.isNull(idField)) {
+            return;
+        }
+        if (stringId) {
+            int len = row.stringLength(idField);
+            hot.prefetch(row.buffer(), row.stringOffset(idField), len);
+        } else {
+            LONG.set(prefetchScratch, 0, row.getSlot(idField));
+            hot.prefetch(prefetchScratch, 0, 8);
+        }
+    }
+
+    /** Loads what {@link #prefetch} noted; returns anything. */
+    long issuePrefetches() {
+        return hot.issuePrefetches();
     }
 
     /**

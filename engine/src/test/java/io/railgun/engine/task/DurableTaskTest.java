@@ -95,6 +95,56 @@ class DurableTaskTest {
     }
 
     /**
+     * Events prefetched in groups ({@link TaskProcessor#prefetch}: 1 to 40 at a time, past the 32
+     * noted loads kept; the row reused at once; sometimes a group prefetched that is not processed
+     * next) get the same replies as events processed one by one, in memory and durable (a small hot
+     * tier: keys evicted and loaded back between a prefetch and its lookup; duplicates, late events).
+     */
+    @Test
+    void prefetchedGroupsGetTheSameRepliesAsEventsOneByOne() throws Exception {
+        SplittableRandom random = new SplittableRandom(23);
+        long ts = 1_700_000_000_000L;
+        int events = 30_000;
+        try (TaskProcessor durable = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage(200));
+             TaskProcessor memory = new TaskProcessor(STREAM, TaskOptions.defaults());
+             TaskProcessor plain = new TaskProcessor(STREAM, TaskOptions.defaults())) {
+            addAll(durable);
+            addAll(memory);
+            addAll(plain);
+            int i = 0;
+            while (i < events) {
+                int group = 1 + random.nextInt(40);
+                List<Object[]> batch = new ArrayList<>();
+                for (int k = 0; k < group; k++) {
+                    ts += random.nextInt(400);
+                    long t = random.nextInt(10) == 0 ? ts - random.nextInt(2_000) : ts;
+                    long id = random.nextInt(20) == 0 && i > 0 ? i - 1 - random.nextInt(Math.min(i, 50)) : i + k;
+                    String card = random.nextBoolean() ? "c" + random.nextInt(5_000) : "a-card-longer-than-16-bytes-" + random.nextInt(500);
+                    batch.add(new Object[] {id, t, card, random.nextInt(8) == 0 ? null : "K" + random.nextInt(6),
+                            amount(random.nextInt(10_000))});
+                }
+                for (Object[] e : batch) {
+                    send((long) e[0], (long) e[1], (String) e[2], (String) e[3], (double) e[4]);
+                    durable.prefetch(w.row());
+                    memory.prefetch(w.row());
+                }
+                if (random.nextInt(10) == 0) {
+                    continue; // prefetched, then not processed: the next group's prefetches come on top
+                }
+                for (Object[] e : batch) {
+                    send((long) e[0], (long) e[1], (String) e[2], (String) e[3], (double) e[4]);
+                    List<Object> expected = values(plain.process(w.row()));
+                    assertThat(values(memory.process(w.row()))).as("memory, event %d", i).isEqualTo(expected);
+                    assertThat(values(durable.process(w.row()))).as("durable, event %d", i).isEqualTo(expected);
+                    i++;
+                }
+            }
+            assertThat(durable.evictions()).as("keys evicted").isGreaterThan(1_000);
+            assertThat(durable.coldLoads()).as("keys loaded back").isGreaterThan(100);
+        }
+    }
+
+    /**
      * Tails longer than the slot hints' first ring (16 Ki events: 30 minutes, a 5-minute window
      * delayed 20, one hour filtered, here 33-65 k events behind) make the hints grow, in memory and
      * in the durable task, whose small hot tier evicts and loads keys all along; the replies stay

@@ -43,6 +43,7 @@ final class TaskRunner implements AutoCloseable {
     private final RecordClock clock = new RecordClock();
     private final TaskProcessor task;
     private final EventRow row = new EventRow();
+    private final EventRow prefetchRow = new EventRow();
 
     /**
      * Opens (restoring its last checkpoint) the task of {@code partition}, its state within the
@@ -80,6 +81,14 @@ final class TaskRunner implements AutoCloseable {
 
     TaskProcessor processor() {
         return task;
+    }
+
+    /** Notes that {@code record} will be handled soon: an event's lookups are prefetched ({@link TaskProcessor#prefetch}). */
+    void prefetch(ConsumerRecord<byte[], byte[]> record) {
+        byte[] v = record.value();
+        if (v != null && v.length > 0 && v[0] == TaskInput.EVENT) {
+            task.prefetch(prefetchRow.wrap(v, 1));
+        }
     }
 
     /**

@@ -100,6 +100,16 @@ final class StoreTable implements KeyedState, ColdKeys {
     }
 
     @Override
+    public void prefetch(byte[] key, int offset, int length) {
+        hot.prefetch(key, offset, length);
+    }
+
+    @Override
+    public long issuePrefetches() {
+        return hot.issuePrefetches();
+    }
+
+    @Override
     public int findOrInsert(byte[] key, int offset, int length) {
         return hot.findOrInsert(key, offset, length);
     }
