@@ -130,12 +130,20 @@ final class TaskCheckpoints {
         }
     }
 
-    /** After an event (or when idle): saves more keys of the checkpoint being taken, or begins one when due. */
+    /** After an event: saves more keys of the checkpoint being taken, or begins one when due. */
     void maybeCheckpoint(long nextOffset, long nextSeq, long streamTime) {
+        maybeCheckpoint(nextOffset, nextSeq, streamTime, durable.options().snapshotKeysPerEvent());
+    }
+
+    /**
+     * As {@link #maybeCheckpoint(long, long, long)}, saving up to {@code budget} keys of a snapshot
+     * being taken: more when the task is idle, where nothing waits behind the work.
+     */
+    void maybeCheckpoint(long nextOffset, long nextSeq, long streamTime, int budget) {
         if (durable.checkpointBegun()) {
             // at the task's share (the writer being slow), the checkpoint being taken completes now, so
             // that the next event can wait for its write rather than the changes grow past the share
-            continueSnapshot(durable.mustWait() ? Integer.MAX_VALUE : durable.options().snapshotKeysPerEvent());
+            continueSnapshot(durable.mustWait() ? Integer.MAX_VALUE : budget);
             return;
         }
         boolean running = durable.checkpointRunning();

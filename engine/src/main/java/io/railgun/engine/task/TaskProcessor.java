@@ -54,6 +54,11 @@ public final class TaskProcessor implements AutoCloseable {
     private final TaskStatements statements = new TaskStatements();
     // durability: null for an in-memory task
     private final TaskCheckpoints checkpoints;
+    /**
+     * Keys of a checkpoint's snapshot saved per {@link #idle} call (a few ms of work; after an
+     * event, {@link io.railgun.engine.state.durable.DurableStateOptions#snapshotKeysPerEvent()}).
+     */
+    static final int IDLE_SNAPSHOT_KEYS = 4_096;
     private boolean prefetchesNoted;
     @SuppressWarnings("unused") // written so that the prefetches' loads are kept
     private long prefetched;
@@ -230,7 +235,7 @@ public final class TaskProcessor implements AutoCloseable {
         stepBackfill();
         if (checkpoints != null) {
             checkpoints.checkClockNext();
-            checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.streamTime());
+            checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.streamTime(), IDLE_SNAPSHOT_KEYS);
         }
     }
 

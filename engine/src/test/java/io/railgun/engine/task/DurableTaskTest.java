@@ -95,6 +95,37 @@ class DurableTaskTest {
     }
 
     /**
+     * A snapshot is saved a few keys per event (here 1, scanning 16 slots), so as not to delay
+     * events; an idle task has nothing to delay and finishes it in a few calls.
+     */
+    @Test
+    void anIdleTaskFinishesTheSnapshotBeingTaken() throws Exception {
+        TaskStorage storage = TaskStorage.in(dir).withState(DurableStateOptions.defaults().withHotKeys(100_000)
+                .withSnapshotKeysPerEvent(1)).withCheckpointIntervalMs(1_000);
+        try (TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage)) {
+            addAll(task);
+            long ts = 1_700_000_000_000L;
+            int i = 0;
+            for (; i < 20_000; i++) {
+                send(i, ts + i, "c" + i, "K1", 1.0);
+                task.process(w.row());
+            }
+            Thread.sleep(1_100); // the next clock check (every 256 events) finds a checkpoint due
+            for (int k = 0; k < 256; k++, i++) {
+                send(i, ts + i, "c" + (i % 20_000), "K1", 1.0);
+                task.process(w.row());
+            }
+            assertThat(task.durableState().checkpointBegun()).as("a checkpoint's snapshot being taken").isTrue();
+            int calls = 0;
+            while (task.durableState().checkpointBegun() && calls < 8) {
+                task.idle();
+                calls++;
+            }
+            assertThat(task.durableState().checkpointBegun()).as("snapshot finished after %d idle calls", calls).isFalse();
+        }
+    }
+
+    /**
      * Events prefetched in groups ({@link TaskProcessor#prefetch}: 1 to 40 at a time, past the 32
      * noted loads kept; the row reused at once; sometimes a group prefetched that is not processed
      * next) get the same replies as events processed one by one, in memory and durable (a small hot
