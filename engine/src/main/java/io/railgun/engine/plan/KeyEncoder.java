@@ -20,11 +20,9 @@ final class KeyEncoder {
 
     private final int[] fields;
     private final ValueType[] types;
-    private final List<Field> groupBy;
     private byte[] buffer = new byte[64];
 
     KeyEncoder(List<Field> groupBy) {
-        this.groupBy = List.copyOf(groupBy);
         fields = new int[groupBy.size()];
         types = new ValueType[groupBy.size()];
         for (int i = 0; i < fields.length; i++) {
@@ -33,9 +31,14 @@ final class KeyEncoder {
         }
     }
 
-    /** An encoder of the same fields with a buffer of its own. */
+    private KeyEncoder(int[] fields, ValueType[] types) {
+        this.fields = fields;
+        this.types = types;
+    }
+
+    /** An encoder of the same fields with a buffer of its own (the field arrays, never written, shared). */
     KeyEncoder copy() {
-        return new KeyEncoder(groupBy);
+        return new KeyEncoder(fields, types);
     }
 
     byte[] buffer() {

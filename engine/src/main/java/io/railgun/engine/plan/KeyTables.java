@@ -18,7 +18,7 @@ final class KeyTables {
     private final StateStore stateStore;
     private final Map<String, KeyTable> byFields = new HashMap<>();
     private KeyTable[] snapshotting = new KeyTable[0]; // the tables of the snapshot being taken
-    private KeyTable[] tables = new KeyTable[0]; // byFields' values (for prefetches: no iterator per event)
+    private KeyTable[] tables = new KeyTable[0]; // byFields' values (no iterator per event)
 
     KeyTables(StateStore stateStore) {
         this.stateStore = stateStore;
@@ -46,7 +46,7 @@ final class KeyTables {
 
     /** Begins a snapshot of every key changed since the last one (a checkpoint; see {@link KeyTable}). */
     void beginSnapshot() {
-        snapshotting = byFields.values().toArray(new KeyTable[0]);
+        snapshotting = tables; // (replaced when a table comes or goes, never written)
         for (KeyTable t : snapshotting) {
             t.beginSnapshot();
         }

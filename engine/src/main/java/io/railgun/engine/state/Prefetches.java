@@ -6,7 +6,7 @@ package io.railgun.engine.state;
  * core overlaps misses only when their loads are close together in the instruction stream (within
  * its reorder window, a few hundred instructions). Hashing a group of events' keys first and then
  * loading their slots back to back lets their misses overlap; the lookups that follow hit the cache.
- * E1 in memory: about a third more events per second (see {@code docs/benchmarks.md}).
+ * E1: 20–24% more events per second (see {@code docs/benchmarks.md}).
  *
  * <p>A hint only: a noted index is loaded if it is still within the table (which may have been
  * replaced meanwhile); the values are summed so that the loads are not optimised away. At most

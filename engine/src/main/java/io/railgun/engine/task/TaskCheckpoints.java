@@ -45,6 +45,11 @@ final class TaskCheckpoints {
     private final long checkpointIntervalMs;
 
     private long lastCheckpointMs;
+    /**
+     * Keys of a checkpoint's snapshot saved per {@link #idle} call (a few ms of work; after an
+     * event, {@link DurableStateOptions#snapshotKeysPerEvent()}).
+     */
+    static final int IDLE_SNAPSHOT_KEYS = 4_096;
     private int sinceClockCheck;
     private boolean checkpointPending;
     private long pendingTrimPosition;
@@ -132,14 +137,21 @@ final class TaskCheckpoints {
 
     /** After an event: saves more keys of the checkpoint being taken, or begins one when due. */
     void maybeCheckpoint(long nextOffset, long nextSeq, long streamTime) {
-        maybeCheckpoint(nextOffset, nextSeq, streamTime, durable.options().snapshotKeysPerEvent());
+        step(nextOffset, nextSeq, streamTime, durable.options().snapshotKeysPerEvent());
     }
 
     /**
-     * As {@link #maybeCheckpoint(long, long, long)}, saving up to {@code budget} keys of a snapshot
-     * being taken: more when the task is idle, where nothing waits behind the work.
+     * When no event is waiting: as {@link #maybeCheckpoint}, looking at the clock now (an idle task
+     * sees no events to count) and saving up to {@value #IDLE_SNAPSHOT_KEYS} keys of a snapshot,
+     * since nothing waits behind the work.
      */
-    void maybeCheckpoint(long nextOffset, long nextSeq, long streamTime, int budget) {
+    void idle(long nextOffset, long nextSeq, long streamTime) {
+        sinceClockCheck = 255;
+        step(nextOffset, nextSeq, streamTime, IDLE_SNAPSHOT_KEYS);
+    }
+
+    /** Saves up to {@code budget} keys of the checkpoint being taken, or begins one when due. */
+    private void step(long nextOffset, long nextSeq, long streamTime, int budget) {
         if (durable.checkpointBegun()) {
             // at the task's share (the writer being slow), the checkpoint being taken completes now, so
             // that the next event can wait for its write rather than the changes grow past the share
@@ -163,18 +175,13 @@ final class TaskCheckpoints {
         }
         if (due && (!running || durable.mustWait())) {
             beginCheckpoint(nextOffset, nextSeq, streamTime);
-            continueSnapshot(durable.options().snapshotKeysPerEvent());
+            continueSnapshot(budget);
         } else if (running && durable.mustWait()) {
             // the checkpoint being written holds most of the share (it waited for the last one at the
             // share): the task waits for it before adding more
             durable.awaitCheckpoint();
             checkpointDone();
         }
-    }
-
-    /** Makes the next {@link #maybeCheckpoint} look at the clock (an idle task sees no events to count). */
-    void checkClockNext() {
-        sinceClockCheck = 255;
     }
 
     /** A checkpoint completed: files its cursors no longer need may go. */

@@ -54,14 +54,7 @@ public final class TaskProcessor implements AutoCloseable {
     private final TaskStatements statements = new TaskStatements();
     // durability: null for an in-memory task
     private final TaskCheckpoints checkpoints;
-    /**
-     * Keys of a checkpoint's snapshot saved per {@link #idle} call (a few ms of work; after an
-     * event, {@link io.railgun.engine.state.durable.DurableStateOptions#snapshotKeysPerEvent()}).
-     */
-    static final int IDLE_SNAPSHOT_KEYS = 4_096;
-    private boolean prefetchesNoted;
-    @SuppressWarnings("unused") // written so that the prefetches' loads are kept
-    private long prefetched;
+    private final LookupPrefetches prefetches;
 
     /** A task with an in-memory reservoir and state store. */
     public TaskProcessor(StreamDefinition stream, TaskOptions options) {
@@ -86,6 +79,7 @@ public final class TaskProcessor implements AutoCloseable {
                 durableStore == null ? null : durableStore.dedupIds(),
                 durableStore == null ? 0 : durableStore.options().dedupHotMs());
         this.admission = new EventAdmission(stream, options, reservoir, plan, ids);
+        this.prefetches = new LookupPrefetches(ids, plan);
         this.replies = new TaskReplies(plan);
         this.checkpoints = durable == null ? null
                 : new TaskCheckpoints(durable, disk, plan, ids, statements, checkpointIntervalMs);
@@ -183,10 +177,7 @@ public final class TaskProcessor implements AutoCloseable {
      * is due. The reply is reused: valid until the next call.
      */
     public Reply process(EventRow row, long offset) {
-        if (prefetchesNoted) {
-            prefetchesNoted = false;
-            prefetched += ids.issuePrefetches() + plan.issuePrefetches();
-        }
+        prefetches.issue();
         if (plan.backfilling()) {
             stepBackfill();
         }
@@ -201,20 +192,13 @@ public final class TaskProcessor implements AutoCloseable {
 
     /**
      * Notes that {@code row} will be processed soon (a hint; the row may be reused at once): the
-     * next {@link #process} first loads, back to back, the slots of the id and key tables that the
-     * noted events' lookups start at, so that their cache misses overlap
-     * ({@link io.railgun.engine.state.Prefetches}). Callers that hold a batch of events call it for
-     * up to {@value io.railgun.engine.state.Prefetches#CAPACITY} of them, then process them; E1 runs
-     * a third faster with groups of 16.
+     * next {@link #process} first loads the table slots its lookups start at, together with those
+     * of the other events noted ({@link LookupPrefetches}). Callers holding a batch of events call
+     * it for a group of them (up to {@value io.railgun.engine.state.Prefetches#CAPACITY}), then
+     * process them.
      */
     public void prefetch(EventRow row) {
-        try {
-            ids.prefetch(row);
-            plan.prefetch(row);
-            prefetchesNoted = true;
-        } catch (RuntimeException malformed) {
-            // a hint only: process() refuses the event with its own message
-        }
+        prefetches.note(row);
     }
 
     /**
@@ -234,8 +218,7 @@ public final class TaskProcessor implements AutoCloseable {
     public void idle() {
         stepBackfill();
         if (checkpoints != null) {
-            checkpoints.checkClockNext();
-            checkpoints.maybeCheckpoint(nextOffset, admission.nextSeq(), admission.streamTime(), IDLE_SNAPSHOT_KEYS);
+            checkpoints.idle(nextOffset, admission.nextSeq(), admission.streamTime());
         }
     }
 

@@ -188,19 +188,22 @@ public final class ProcessorUnit implements Agent, AssignmentHolder, AutoCloseab
         for (TopicPartition tp : records.partitions()) {
             TaskRunner t = tasks.runner(tp, active);
             if (t != null) { // else moved in this poll, or of no known stream
-                List<ConsumerRecord<byte[], byte[]>> rs = records.records(tp);
-                for (int i = 0; i < rs.size(); i++) {
-                    if (i % PREFETCH_GROUP == 0 && rs.size() > 1) {
-                        // the group's lookups load together (TaskProcessor.prefetch): their cache misses overlap
-                        for (int j = i; j < Math.min(rs.size(), i + PREFETCH_GROUP); j++) {
-                            t.prefetch(rs.get(j));
-                        }
-                    }
-                    input.handle(t, rs.get(i), nowMs);
-                }
+                runPartition(t, records.records(tp), nowMs);
             }
         }
         return records.count();
+    }
+
+    /** Runs a partition's records on its task, each group's lookups prefetched together (TaskProcessor.prefetch). */
+    private void runPartition(TaskRunner t, List<ConsumerRecord<byte[], byte[]>> rs, long nowMs) {
+        for (int i = 0; i < rs.size(); i++) {
+            if (i % PREFETCH_GROUP == 0 && rs.size() > 1) {
+                for (int j = i; j < Math.min(rs.size(), i + PREFETCH_GROUP); j++) {
+                    t.prefetch(rs.get(j));
+                }
+            }
+            input.handle(t, rs.get(i), nowMs);
+        }
     }
 
     @Override

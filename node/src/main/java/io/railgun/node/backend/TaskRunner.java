@@ -43,7 +43,6 @@ final class TaskRunner implements AutoCloseable {
     private final RecordClock clock = new RecordClock();
     private final TaskProcessor task;
     private final EventRow row = new EventRow();
-    private final EventRow prefetchRow = new EventRow();
 
     /**
      * Opens (restoring its last checkpoint) the task of {@code partition}, its state within the
@@ -87,7 +86,7 @@ final class TaskRunner implements AutoCloseable {
     void prefetch(ConsumerRecord<byte[], byte[]> record) {
         byte[] v = record.value();
         if (v != null && v.length > 0 && v[0] == TaskInput.EVENT) {
-            task.prefetch(prefetchRow.wrap(v, 1));
+            task.prefetch(row.wrap(v, 1)); // (handle() wraps the row again)
         }
     }
 
