@@ -26,10 +26,11 @@ public record DurableStateOptions(int hotKeys, long writeBufferBytes, long block
     public static final long DEFAULT_WRITE_BUFFER_BYTES = 128L << 20;
     public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
     /**
-     * 16: a key costs ~2 µs to serialise, so an event pays at most ~30 µs. With 256, a node's four
-     * tasks checkpointing together at 5,000 ev/s kept its processor unit busy ~80 ms with
-     * snapshots (a stall of the replies every 10 s); E1's 553 k changed keys still complete within
-     * ~35 k events (also saved on change, and faster when the task is idle).
+     * 16. With 256, a node's four tasks checkpointing together at 5,000 ev/s stalled the replies for
+     * up to ~80 ms every 10 s (JFR: the processor unit saving snapshots; from the stall's length
+     * and the ~40 k keys changed in 10 s, roughly 2 µs a key, so 16 keys add some 30 µs to an
+     * event — an estimate, not timed). E1's ~553 k changed keys then take at least ~35 k events
+     * (keys are also saved just before they change, and more per idle call).
      */
     public static final int DEFAULT_SNAPSHOT_KEYS_PER_EVENT = 16;
     /** Default in-memory part of the dedup horizon: one day of event time. */
