@@ -11,7 +11,8 @@ import java.util.Arrays;
  * not null): at most {@link KeyedState#hotLimit()} keys are hot. Inserting one more evicts a key
  * chosen by a clock sweep (recently used keys get a second chance); a changed key is written to
  * the cold tier (whole, or as a patch: see below), an unchanged one (its cold copy is current) is
- * just dropped. A key that is not hot is looked up in the cold tier and loaded back into a free
+ * dropped, the cold tier told ({@link ColdKeys#leftCurrent}: it keeps a filter of the keys whose
+ * state may be outside the hot tier). A key that is not hot is looked up in the cold tier and loaded back into a free
  * slot. Stored form of a key: {@link KeyRecordCodec}.
  *
  * <p><b>Snapshots</b> (for checkpoints) are taken without a pause proportional to the keys:
@@ -151,6 +152,8 @@ final class HotTier {
         if ((flags[victim] & dirty) != 0) {
             StateWriter value = serialise(victim);
             cold.store(keyScratch, 0, copyKey(victim), value.buffer(), 0, value.length(), value == patchOut);
+        } else {
+            cold.leftCurrent(keyScratch, 0, copyKey(victim));
         }
         flags[victim] = 0;
         changed[victim] = 0;

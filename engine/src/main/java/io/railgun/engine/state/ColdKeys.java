@@ -22,6 +22,12 @@ public interface ColdKeys {
     void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength, boolean patch);
 
     /**
+     * A key left the hot tier unchanged since its stored value was written (so that value is its
+     * state): nothing to store, but the key now has state only in the cold tier.
+     */
+    void leftCurrent(byte[] key, int offset, int length);
+
+    /**
      * Keeps the state of a key as it was when the snapshot being taken began (a checkpoint's part):
      * whole, or when {@code patch} only what changed since its stored value, to be appended to it
      * (the key then has a stored value: the caller knows).

@@ -28,6 +28,11 @@ public final class MapColdKeys implements ColdKeys {
     }
 
     @Override
+    public void leftCurrent(byte[] key, int offset, int length) {
+        // the map holds the value already
+    }
+
+    @Override
     public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
             boolean patch) {
         store(key, offset, length, value, valueOffset, valueLength, patch);

@@ -19,8 +19,8 @@ import org.rocksdb.RocksDBException;
  * and RocksDB is never written on an event's path.
  *
  * <p><b>Tiers.</b> A key evicted from the hot tier changed goes to a {@link WriteBuffer} (memory);
- * reading a key that is not hot looks in the write buffers, then — unless the {@link LayeredBloomFilter}
- * of keys ever stored says it never was — in RocksDB (block cache, bloom filters, disk): see
+ * reading a key that is not hot looks in the write buffers, then — unless a {@link LayeredBloomFilter}
+ * of the keys evicted says its state never left the hot tier — in RocksDB (block cache, bloom filters, disk): see
  * {@link ChangeBuffers}. RocksDB's layout and on-disk format: {@link StateDb}.
  *
  * <p><b>Checkpoints.</b> {@link #beginCheckpoint} sets the write buffer aside as the checkpoint's;
@@ -59,8 +59,10 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         this.budgetLease = memory == null ? null : memory.attach();
         try {
             this.tables = new StoreTables(new HotTierSizing(budgetLease, options.hotKeys()), options);
-            // the filter covers the key tables' keys, not the dedup ids (see StoreTable#filtered): the
-            // ids of a long horizon are not read back at open, and their lookups go to RocksDB.
+            // the filter of the keys whose state may be outside their hot tier (ChangeBuffers#stored):
+            // at open, all that RocksDB holds. It covers the key tables' keys, not the dedup ids (see
+            // StoreTable#filtered): the ids of a long horizon are not read back at open, and their
+            // lookups go to RocksDB.
             // A first layer for twice the hot keys, at most 2^21 (8 MiB): the cap may be "unbounded"
             // (a budget decides) and the filter adds layers as keys come anyway
             LayeredBloomFilter stored = new LayeredBloomFilter(Math.min(1L << 21, 2L * options.hotKeys()));
@@ -372,10 +374,15 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         buffers.store(prefix, filtered, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
+    /** A table's key left its hot tier with its stored value current. */
+    void leftCurrent(byte[] prefix, boolean filtered, byte[] key, int offset, int length) {
+        buffers.leftCurrent(prefix, filtered, key, offset, length);
+    }
+
     /** Keeps a part of the snapshot being taken: a table's key whole, or a patch of its stored value. */
-    void storeSnapshot(byte[] prefix, boolean filtered, boolean patch, byte[] key, int offset, int length, byte[] value,
+    void storeSnapshot(byte[] prefix, boolean patch, byte[] key, int offset, int length, byte[] value,
             int valueOffset, int valueLength) {
-        buffers.storeSnapshot(prefix, filtered, patch, key, offset, length, value, valueOffset, valueLength);
+        buffers.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
     /** Deletes a table's key with the next checkpoint. */

@@ -155,9 +155,14 @@ final class StoreTable implements KeyedState, ColdKeys {
     }
 
     @Override
+    public void leftCurrent(byte[] key, int offset, int length) {
+        store.leftCurrent(prefix, filtered, key, offset, length);
+    }
+
+    @Override
     public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
             boolean patch) {
-        store.storeSnapshot(prefix, filtered, patch, key, offset, length, value, valueOffset, valueLength);
+        store.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
     @Override
