@@ -55,7 +55,15 @@ public final class LayeredBloomFilter {
 
     /** False when the key was certainly never added. */
     public boolean mightContain(byte[] key, int offset, int length) {
-        return mightContainHash(hash(key, offset, length));
+        return !isEmpty() && mightContainHash(hash(key, offset, length));
+    }
+
+    /**
+     * Whether no key was ever added (then {@link #mightContain} is false without a hash nor a
+     * load of the layer: a durable store that evicts nothing asks its filter for every new key).
+     */
+    public boolean isEmpty() {
+        return layerCount == 1 && inLast == 0; // (a key added to an empty layer sets at least one bit)
     }
 
     /** {@link #mightContain} of a key whose {@link #hash} is {@code h} (one hash for several filters). */

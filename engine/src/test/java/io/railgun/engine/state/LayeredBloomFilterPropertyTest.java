@@ -37,7 +37,7 @@ class LayeredBloomFilterPropertyTest {
             System.arraycopy(b, 0, padded, pad, b.length);
             filter.add(padded, pad, b.length);
             added.add(k);
-            if (r.nextInt(100) == 0) {
+            if (i == 0 || r.nextInt(100) == 0) { // (after the first key too: an empty filter answers without looking)
                 for (String a : added) {
                     byte[] ab = a.getBytes(StandardCharsets.UTF_8);
                     assertThat(filter.mightContain(ab, 0, ab.length)).as("added %s", a).isTrue();
