@@ -115,7 +115,7 @@ final class BenchTasks {
     int cursorCount() {
         int cursors = 0;
         for (TaskProcessor t : tasks) {
-            cursors += t.cursorCount();
+            cursors += t.stats().cursorCount();
         }
         return cursors;
     }
@@ -124,7 +124,7 @@ final class BenchTasks {
     long retainedEvents() {
         long n = 0;
         for (TaskProcessor t : tasks) {
-            n += t.reservoirSize();
+            n += t.stats().reservoirSize();
         }
         return n;
     }

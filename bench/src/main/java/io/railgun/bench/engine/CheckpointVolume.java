@@ -90,7 +90,7 @@ public final class CheckpointVolume {
                             + " %,d checkpoints wrote %.1f MB (%.2f MB each, %.0f B/event), %,d evictions, %,d cold loads;"
                             + " at the end RocksDB %.1f MB on disk, SST files %.1f MB, state read back %.1f MB%n",
                     cards, events, rate, hotKeys, every, checkpoints, bytes / 1048576.0, bytes / 1048576.0 / Math.max(1, checkpoints),
-                    (double) bytes / (events - events / 2), task.evictions(), task.coldLoads(), onDisk / 1048576.0,
+                    (double) bytes / (events - events / 2), task.stats().evictions(), task.stats().coldLoads(), onDisk / 1048576.0,
                     stored[0] / 1048576.0, stored[1] / 1048576.0);
         } finally {
             try (Stream<Path> paths = Files.walk(dir)) {

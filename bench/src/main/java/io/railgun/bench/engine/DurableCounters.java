@@ -24,9 +24,9 @@ record DurableCounters(long checkpoints, long lastCheckpointBytes, long lastChec
             written += s.checkpointBytesWritten();
             nanos = Math.max(nanos, s.lastCheckpointNanos());
             reads += s.coldReads();
-            hot += t.hotKeys();
-            evictions += t.evictions();
-            loads += t.coldLoads();
+            hot += t.stats().hotKeys();
+            evictions += t.stats().evictions();
+            loads += t.stats().coldLoads();
             limit = Math.max(limit, s.hotKeyLimit());
             perKey = Math.max(perKey, s.hotBytesPerKey());
         }

@@ -199,8 +199,8 @@ public final class EngineBench {
             for (TaskProcessor t : taskArray) {
                 finalBytes += t.durableState().lastCheckpointBytes();
                 finalNanos = Math.max(finalNanos, t.durableState().lastCheckpointNanos());
-                filterBytes += t.dedupFilterBytes();
-                filterNegatives += t.dedupFilterNegatives();
+                filterBytes += t.stats().dedupFilterBytes();
+                filterNegatives += t.stats().dedupFilterNegatives();
             }
             DurableCounters a = durableAfter, b = durableBefore;
             System.out.printf("         durable: %,d checkpoints in the timed part (%,d in all, every %,d ms), last %.1f MB in %,d ms;"

@@ -42,11 +42,11 @@ final class TaskReplay {
                 TaskProcessor t = tasks[k];
                 // set each time the task begins a checkpoint (in process(), after the event): tells
                 // which events paid for beginning one (or waited for the previous one)
-                long c0 = t.lastCheckpointStartMs();
+                long c0 = t.stats().lastCheckpointStartMs();
                 long start = System.nanoTime();
                 Reply r = t.process(row);
                 end = System.nanoTime();
-                if (t.lastCheckpointStartMs() != c0) {
+                if (t.stats().lastCheckpointStartMs() != c0) {
                     checkpoint = true;
                 }
                 long ns = end - start;

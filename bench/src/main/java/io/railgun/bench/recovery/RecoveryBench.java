@@ -146,7 +146,7 @@ public final class RecoveryBench {
             long openStart = System.nanoTime();
             long size;
             try (TaskProcessor t = TaskProcessor.open(stream, TaskOptions.defaults(), TaskStorage.in(dir.resolve("task")))) {
-                size = t.reservoirSize();
+                size = t.stats().reservoirSize();
                 if (t.resumeOffset() != o.checkpointOffset()) {
                     throw new IllegalStateException("the copy resumes at " + t.resumeOffset() + ", not " + o.checkpointOffset());
                 }

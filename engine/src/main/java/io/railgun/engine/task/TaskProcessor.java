@@ -55,6 +55,7 @@ public final class TaskProcessor implements AutoCloseable {
     // durability: null for an in-memory task
     private final TaskCheckpoints checkpoints;
     private final LookupPrefetches prefetches;
+    private final ProcessorStats stats;
 
     /** A task with an in-memory reservoir and state store. */
     public TaskProcessor(StreamDefinition stream, TaskOptions options) {
@@ -83,6 +84,7 @@ public final class TaskProcessor implements AutoCloseable {
         this.replies = new TaskReplies(plan);
         this.checkpoints = durable == null ? null
                 : new TaskCheckpoints(durable, disk, plan, ids, statements, checkpointIntervalMs);
+        this.stats = new ProcessorStats(ids, reservoir, plan, checkpoints);
         admission.updateHorizon();
     }
 
@@ -255,44 +257,14 @@ public final class TaskProcessor implements AutoCloseable {
         return admission.dedupHorizonMs();
     }
 
+    /** What the task holds and has done (ids, reservoir, keys, checkpoints), for metrics and tests. */
+    public ProcessorStats stats() {
+        return stats;
+    }
+
     /** Metric names in reply order. */
     public String[] metricNames() {
         return plan.names();
-    }
-
-    /** Event ids remembered in memory (the others of the dedup horizon are in the durable store). */
-    public long dedupHotIds() {
-        return ids.hotIds();
-    }
-
-    /** Duplicates recognised by ids kept in the durable store, since the task was opened (for stats and tests). */
-    public long dedupColdDuplicates() {
-        return ids.coldDuplicates();
-    }
-
-    /** New ids the filter of cold ids kept from a lookup in the durable store, since the task was opened. */
-    public long dedupFilterNegatives() {
-        return ids.filterNegatives();
-    }
-
-    /** Heap bytes of the filter of the cold ids (outside the state budget; 0 without a cold tier). */
-    public long dedupFilterBytes() {
-        return ids.filterBytes();
-    }
-
-    /** Number of events held in the reservoir. */
-    public long reservoirSize() {
-        return reservoir.size();
-    }
-
-    /** Heap bytes of the reservoir's event data (open region, chunk cache). */
-    public long reservoirMemoryBytes() {
-        return reservoir.memoryBytes();
-    }
-
-    /** Number of distinct window edges (reservoir cursors) of the plan. */
-    public int cursorCount() {
-        return plan.cursorCount();
     }
 
     /**
@@ -359,28 +331,6 @@ public final class TaskProcessor implements AutoCloseable {
     /** The on-disk reservoir of a durable task, or null (for its chunk statistics). */
     public DiskReservoir diskReservoir() {
         return checkpoints == null ? null : checkpoints.disk();
-    }
-
-    /**
-     * When the last checkpoint began (System.currentTimeMillis, after an event), or when the task
-     * was opened; 0 for an in-memory task. A harness reading it around {@link #process} learns which
-     * events paid for beginning a checkpoint.
-     */
-    public long lastCheckpointStartMs() {
-        return checkpoints == null ? 0 : checkpoints.lastCheckpointMs();
-    }
-
-    /** Keys held in memory, and keys moved to and loaded from the cold tier (for stats). */
-    public long hotKeys() {
-        return plan.hotKeys();
-    }
-
-    public long evictions() {
-        return plan.evictions();
-    }
-
-    public long coldLoads() {
-        return plan.coldLoads();
     }
 
     /**

@@ -125,7 +125,7 @@ class ExactnessWithCrashesTest {
                     CRASHES[0]++;
                     for (String p : def.partitioners()) {
                         for (int i = 0; i < def.partitions(); i++) {
-                            coldDuplicates[0] += stream.task(p, i).dedupColdDuplicates();
+                            coldDuplicates[0] += stream.task(p, i).stats().dedupColdDuplicates();
                             stream.task(p, i).abandon();
                             TaskProcessor restored = factory.open(def, p, i);
                             List<EventRow> log = logs.get(p).get(i);

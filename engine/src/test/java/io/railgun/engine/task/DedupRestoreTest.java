@@ -93,7 +93,7 @@ class DedupRestoreTest {
         TaskProcessor restored = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage);
         long heap = usedHeap() - heapBefore;
         try (restored) {
-            long hotIds = restored.dedupHotIds();
+            long hotIds = restored.stats().dedupHotIds();
             long offset = restored.resumeOffset();
             // re-sent ids of the first, a middle and the last day: duplicates, whichever tier holds them
             for (int i : new int[] {0, 1, 500, EVENTS / 2, EVENTS - 4_000, EVENTS - 1}) {

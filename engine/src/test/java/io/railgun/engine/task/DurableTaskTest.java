@@ -83,13 +83,13 @@ class DurableTaskTest {
                 List<Object> a = values(durable.process(w.row()));
                 List<Object> b = values(memory.process(w.row()));
                 assertThat(a).as("event %d", i).isEqualTo(b);
-                assertThat(durable.hotKeys()).as("keys in memory").isLessThanOrEqualTo(3 * 200);
+                assertThat(durable.stats().hotKeys()).as("keys in memory").isLessThanOrEqualTo(3 * 200);
             }
-            assertThat(durable.evictions()).as("keys evicted").isGreaterThan(10_000);
-            assertThat(durable.coldLoads()).as("keys loaded back").isGreaterThan(1_000);
+            assertThat(durable.stats().evictions()).as("keys evicted").isGreaterThan(10_000);
+            assertThat(durable.stats().coldLoads()).as("keys loaded back").isGreaterThan(1_000);
             assertThat(durable.durableState().checkpoints()).as("checkpoints").isGreaterThan(0);
             System.out.printf("[durable task] %,d events, 5,000 cards, hot tier 200 keys per field list: %,d evictions, "
-                            + "%,d loads, %,d RocksDB reads, %,d checkpoints%n", events, durable.evictions(), durable.coldLoads(),
+                            + "%,d loads, %,d RocksDB reads, %,d checkpoints%n", events, durable.stats().evictions(), durable.stats().coldLoads(),
                     durable.durableState().coldReads(), durable.durableState().checkpoints());
         }
     }
@@ -170,8 +170,8 @@ class DurableTaskTest {
                     i++;
                 }
             }
-            assertThat(durable.evictions()).as("keys evicted").isGreaterThan(1_000);
-            assertThat(durable.coldLoads()).as("keys loaded back").isGreaterThan(100);
+            assertThat(durable.stats().evictions()).as("keys evicted").isGreaterThan(1_000);
+            assertThat(durable.stats().coldLoads()).as("keys loaded back").isGreaterThan(100);
         }
     }
 
@@ -207,8 +207,8 @@ class DurableTaskTest {
             }
             assertThat(hintSizes(memory)).as("the in-memory task's rings").anyMatch(n -> n > (1 << 14));
             assertThat(hintSizes(durable)).as("the durable task's rings").anyMatch(n -> n > (1 << 14));
-            assertThat(durable.evictions()).as("keys evicted from the durable task's hot tier").isPositive();
-            assertThat(durable.coldLoads()).as("keys loaded back").isPositive();
+            assertThat(durable.stats().evictions()).as("keys evicted from the durable task's hot tier").isPositive();
+            assertThat(durable.stats().coldLoads()).as("keys loaded back").isPositive();
         }
     }
 
@@ -250,7 +250,7 @@ class DurableTaskTest {
                 durable.checkpoint().join();
             }
             assertThat(durable.durableState().coldReads()).as("RocksDB reads after the restart").isPositive();
-            assertThat(durable.evictions()).as("keys evicted").isZero();
+            assertThat(durable.stats().evictions()).as("keys evicted").isZero();
             assertThat(durable.durableState().filteredReads()).as("lookups the filter answered").isPositive();
             durable.close();
         }

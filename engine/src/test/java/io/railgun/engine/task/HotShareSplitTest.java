@@ -103,14 +103,14 @@ class HotShareSplitTest {
             }
             long perKey = cardTask.durableState().hotBytesPerKey();
             long half = memory.hotBytes() / 2 / perKey;
-            long hot = cardTask.hotKeys() + (twoTasks ? merchantTask.hotKeys() : 0);
+            long hot = cardTask.stats().hotKeys() + (twoTasks ? merchantTask.stats().hotKeys() : 0);
             System.out.printf("[hot share split] %s: %,d B a card; half the share would hold %,d cards; the cards' limit %,d;"
                             + " %,d hot keys, %,d evictions%n", twoTasks ? "two tasks" : "two key tables", perKey, half,
-                    cardTask.durableState().hotKeyLimit(), hot, cardTask.evictions());
+                    cardTask.durableState().hotKeyLimit(), hot, cardTask.stats().evictions());
             assertThat(half).as("the test's premise: half the share holds fewer keys than the cards").isLessThan(CARDS);
             assertThat(cardTask.durableState().hotKeyLimit()).isGreaterThan((int) half);
             assertThat(hot).as("every card and merchant hot").isEqualTo(CARDS + MERCHANTS);
-            assertThat(cardTask.evictions()).isZero();
+            assertThat(cardTask.stats().evictions()).isZero();
         } finally {
             TaskSnapshot.deleteTree(dir);
         }

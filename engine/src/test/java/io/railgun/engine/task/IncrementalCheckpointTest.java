@@ -103,7 +103,7 @@ class IncrementalCheckpointTest {
             if (i > 0 && random.nextInt(700) == 0) {
                 task.durableState().awaitCheckpoint(); // (only for the counters: the crash takes no checkpoint)
                 add(stored, task.durableState().valuesStored());
-                loads += task.coldLoads();
+                loads += task.stats().coldLoads();
                 task.abandon();
                 crashes++;
                 task = TaskProcessor.open(STREAM, TaskOptions.defaults(), storage);
@@ -119,7 +119,7 @@ class IncrementalCheckpointTest {
         }
         task.durableState().awaitCheckpoint();
         add(stored, task.durableState().valuesStored());
-        loads += task.coldLoads();
+        loads += task.stats().coldLoads();
         task.close();
         assertThat(crashes).as("crashes").isGreaterThan(5);
         assertThat(loads).as("keys loaded back").isGreaterThan(5_000);

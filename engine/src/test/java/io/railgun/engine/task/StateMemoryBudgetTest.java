@@ -153,7 +153,7 @@ class StateMemoryBudgetTest {
                     assertThat(r.longValue(1)).as("count of %s", card).isEqualTo(expected[1]);
                     maxBuffered = Math.max(maxBuffered, task.durableState().bufferedBytes());
                     maxCopies = Math.max(maxCopies, task.durableState().checkpointCopyBytes());
-                    long hot = task.hotKeys();
+                    long hot = task.stats().hotKeys();
                     int limit = task.durableState().hotKeyLimit();
                     if (hot > limit) {
                         // the limit fell (the keys' measured size grew, so fewer fit):

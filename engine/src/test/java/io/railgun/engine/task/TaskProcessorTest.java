@@ -62,7 +62,7 @@ class TaskProcessorTest {
         for (int i = 0; i < 100_000; i++) {
             send(task, i, i, "c" + (i % 100), 1.0); // one event per ms
         }
-        assertThat(task.reservoirSize()).isBetween(1_000L, 1_002L);
+        assertThat(task.stats().reservoirSize()).isBetween(1_000L, 1_002L);
         assertThat(task.dedupHorizonMs()).isEqualTo(1_000);
     }
 
@@ -76,7 +76,7 @@ class TaskProcessorTest {
             send(task, i, i, "c" + (i % 10), 1.0);
         }
         // an unbounded window needs no events; the 10-second retention keeps 10,000 of them
-        assertThat(task.reservoirSize()).isBetween(10_000L, 10_002L);
+        assertThat(task.stats().reservoirSize()).isBetween(10_000L, 10_002L);
     }
 
     @Test
@@ -87,7 +87,7 @@ class TaskProcessorTest {
         for (int i = 0; i < 10_000; i++) {
             send(task, i, i, "c" + (i % 10), 1.0);
         }
-        assertThat(task.reservoirSize()).isLessThanOrEqualTo(1L);
+        assertThat(task.stats().reservoirSize()).isLessThanOrEqualTo(1L);
         assertThat(send(task, 10_000, 10_000, "c0", 1.0).value(0)).isEqualTo(1_001L);
     }
 
@@ -100,16 +100,16 @@ class TaskProcessorTest {
         add(task, s, "SELECT MAX(amount) AS c FROM payments GROUP BY card [RANGE 4 MINUTES DELAY 1 MINUTE]");
         add(task, s, "SELECT COUNT(*) AS d FROM payments GROUP BY card [RANGE UNBOUNDED]");
         // heads: delay 0 (a, b, d) and delay 1m (c); tails: 1m (a), 5m (b and c: 4m + 1m)
-        assertThat(task.cursorCount()).isEqualTo(4);
+        assertThat(task.stats().cursorCount()).isEqualTo(4);
         send(task, 1, 1_000, "x", 2.0);
         assertThat(task.removeMetric("b")).isTrue();
-        assertThat(task.cursorCount()).isEqualTo(4); // c still uses the 5-minute tail
+        assertThat(task.stats().cursorCount()).isEqualTo(4); // c still uses the 5-minute tail
         assertThat(task.removeMetric("c")).isTrue();
-        assertThat(task.cursorCount()).isEqualTo(2);
+        assertThat(task.stats().cursorCount()).isEqualTo(2);
         assertThat(task.removeMetric("a")).isTrue();
         assertThat(task.removeMetric("d")).isTrue();
         assertThat(task.removeMetric("d")).isFalse();
-        assertThat(task.cursorCount()).isZero();
+        assertThat(task.stats().cursorCount()).isZero();
         assertThat(send(task, 2, 2_000, "x", 1.0).size()).isZero();
     }
 

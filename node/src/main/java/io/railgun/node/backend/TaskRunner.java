@@ -63,7 +63,7 @@ final class TaskRunner implements AutoCloseable {
         this.task = TaskProcessor.open(definition, new TaskOptions(clock, config.minDedupHorizonMs()), storage);
         LOG.log(System.Logger.Level.INFO, "task {0} ready in {1} ms: resumes at offset {2}, {3} event(s) in its reservoir,"
                 + " metrics {4}", partition, (System.nanoTime() - start) / 1_000_000, task.resumeOffset(),
-                task.reservoirSize(), Arrays.toString(task.metricNames()));
+                task.stats().reservoirSize(), Arrays.toString(task.metricNames()));
     }
 
     /**
@@ -252,8 +252,8 @@ final class TaskRunner implements AutoCloseable {
         long checkpointAgeMs = durable >= position ? 0 : nowMs - seenDurableAtMs;
         long replayLeft = replayEnd < 0 ? 0 : Math.max(1, replayEnd - replayPosition);
         long bufferBytes = task.durableState() == null ? 0 : task.durableState().bufferedBytes();
-        return new TaskStats(streamName, partitioner, partition.partition(), events, lag, replayLeft, task.reservoirSize(),
-                task.reservoirMemoryBytes(), task.hotKeys(), bufferBytes,
+        return new TaskStats(streamName, partitioner, partition.partition(), events, lag, replayLeft, task.stats().reservoirSize(),
+                task.stats().reservoirMemoryBytes(), task.stats().hotKeys(), bufferBytes,
                 task.streamTime(), durable, checkpointAgeMs);
     }
 

@@ -72,12 +72,12 @@ public final class UnitStats {
         }
         for (Collection<TaskRunner> c : List.of(actives, replicas)) {
             for (TaskRunner t : c) {
-                reservoirBytes += t.processor().reservoirMemoryBytes();
+                reservoirBytes += t.processor().stats().reservoirMemoryBytes();
                 if (t.processor().durableState() != null) {
                     stateBytes += t.processor().durableState().writeBufferBytes();
                 }
-                events += t.processor().reservoirSize();
-                keys += t.processor().hotKeys();
+                events += t.processor().stats().reservoirSize();
+                keys += t.processor().stats().hotKeys();
             }
         }
         taskStats = List.copyOf(perTask);

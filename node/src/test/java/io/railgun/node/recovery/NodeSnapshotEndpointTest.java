@@ -76,7 +76,7 @@ class NodeSnapshotEndpointTest {
             StreamDefinition stream = node.frontEnd().stream("pay");
             try (TaskProcessor t = TaskProcessor.open(stream, TaskOptions.defaults(), TaskStorage.in(copy))) {
                 assertThat(t.resumeOffset()).isEqualTo(events + 1);
-                assertThat(t.reservoirSize()).isEqualTo(events);
+                assertThat(t.stats().reservoirSize()).isEqualTo(events);
                 assertThat(t.metricNames()).contains("n");
             }
             String metrics = call(http, node, "GET", "/metrics", null, ADMIN, 200);

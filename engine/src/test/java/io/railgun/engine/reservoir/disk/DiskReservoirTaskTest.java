@@ -98,7 +98,7 @@ class DiskReservoirTaskTest {
             ReservoirStats stats = disk.stats();
             assertThat(stats.chunkEntries()).isGreaterThan(100);
             assertThat(stats.segments()).isGreaterThan(1);
-            assertThat(onDisk.cursorCount()).isGreaterThan(options.cacheMaxChunks());
+            assertThat(onDisk.stats().cursorCount()).isGreaterThan(options.cacheMaxChunks());
         }
     }
 
