@@ -12,8 +12,8 @@ import java.util.Arrays;
  * chosen by a clock sweep (recently used keys get a second chance); a changed key is written to
  * the cold tier (whole, or as a patch: see below), an unchanged one (its cold copy is current) is
  * dropped, the cold tier told ({@link ColdKeys#leftCurrent}: it keeps a filter of the keys whose
- * state may be outside the hot tier). A key that is not hot is looked up in the cold tier and loaded back into a free
- * slot. Stored form of a key: {@link KeyRecordCodec}.
+ * state may be outside the hot tier). A key that is not hot is looked up in the cold tier and
+ * loaded back into a free slot. Stored form of a key: {@link KeyRecordCodec}.
  *
  * <p><b>Snapshots</b> (for checkpoints) are taken without a pause proportional to the keys:
  * {@link #beginSnapshot()} marks the keys changed since the last one by swapping the meaning of two
