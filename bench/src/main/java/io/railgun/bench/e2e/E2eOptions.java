@@ -55,7 +55,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
 
     /** The railgun script's default JVM options (RAILGUN_JAVA_OPTS), so the node runs as a user's would. */
     static final String DEFAULT_NODE_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -XX:MaxGCPauseMillis=10"
-            + " -XX:-ClassUnloadingWithConcurrentMark -XX:+ExitOnOutOfMemoryError";
+            + " -XX:-ClassUnloadingWithConcurrentMark -XX:+UseCompactObjectHeaders -XX:+ExitOnOutOfMemoryError";
 
     static final String USAGE = """
             usage: bench/run e2e [options]
