@@ -78,7 +78,7 @@ public final class DedupIndex {
 
     /** Notes a load of the table slot a lookup of {@code id} starts at, for {@link #issuePrefetches}. */
     public void prefetch(byte[] id, int offset, int length) {
-        prefetches.note((KeyTags.hash(id, offset, length) >>> 1) & tableMask);
+        prefetches.note(firstSlot(KeyTags.hash(id, offset, length), tableMask));
     }
 
     /** Loads the slots {@link #prefetch} noted; returns anything. */
@@ -114,7 +114,7 @@ public final class DedupIndex {
     private long latestIn(long[] t, int mask, int h, byte[] id, int offset, int length, boolean any) {
         long fp = fingerprint(h);
         long latest = Long.MIN_VALUE;
-        for (int i = (h >>> 1) & mask; ; i = (i + 1) & mask) {
+        for (int i = firstSlot(h, mask); ; i = (i + 1) & mask) {
             long v = t[i];
             if (v == 0) {
                 return latest;
@@ -215,6 +215,11 @@ public final class DedupIndex {
 
     private static long fingerprint(int h) {
         return (h | 1) & LOW32; // never 0, so a used slot is never 0
+    }
+
+    /** The slot a probe for hash {@code h} starts at in a table of {@code mask + 1} (lookups and prefetches alike). */
+    private static int firstSlot(int h, int mask) {
+        return (h >>> 1) & mask;
     }
 
     /**

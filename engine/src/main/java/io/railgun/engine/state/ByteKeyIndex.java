@@ -145,9 +145,7 @@ public final class ByteKeyIndex {
 
     /** Notes a load of the bucket a lookup of this key starts at, for {@link #issuePrefetches} ({@link Prefetches}). */
     public void prefetch(byte[] key, int offset, int length) {
-        int tag = length > INLINE_BYTES ? longTag(key, offset, length)
-                : shortTag(length, word0(key, offset, length), word1(key, offset, length));
-        prefetches.note(BUCKET * (home(tag) & mask));
+        prefetches.note(BUCKET * (home(KeyTags.tag(key, offset, length)) & mask));
     }
 
     /** Loads the buckets {@link #prefetch} noted; returns anything. */

@@ -81,7 +81,10 @@ final class ChangeBuffers {
         count(patch, valueLength);
     }
 
-    /** A table's key left its hot tier unchanged since its value was stored: now only stored (see {@link #stored}). */
+    /**
+     * A table's key left its hot tier unchanged since its value was stored: its state is now only
+     * there (see {@link #stored}).
+     */
     void leftCurrent(byte[] prefix, boolean filtered, byte[] key, int offset, int length) {
         if (filtered) {
             stored.add(keyScratch, 0, fullKey(prefix, key, offset, length));

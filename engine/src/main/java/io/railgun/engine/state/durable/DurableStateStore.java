@@ -21,7 +21,8 @@ import org.rocksdb.RocksDBException;
  * <p><b>Tiers.</b> A key evicted from the hot tier changed goes to a {@link WriteBuffer} (memory);
  * reading a key that is not hot first asks a {@link LayeredBloomFilter} of the keys evicted (and
  * those in RocksDB at open); unless it says the key's state never left the hot tier, it looks in
- * the write buffers, then in RocksDB (block cache, bloom filters, disk): see {@link ChangeBuffers}. RocksDB's layout and on-disk format: {@link StateDb}.
+ * the write buffers, then in RocksDB (block cache, bloom filters, disk): see {@link ChangeBuffers}.
+ * RocksDB's layout and on-disk format: {@link StateDb}.
  *
  * <p><b>Checkpoints.</b> {@link #beginCheckpoint} sets the write buffer aside as the checkpoint's;
  * the task adds to it the hot keys changed before that point (its snapshot, saved a few keys per
