@@ -1,14 +1,12 @@
 package io.railgun.engine.plan;
 
-import java.util.Arrays;
-
 /**
  * The slots of recent events' keys in a {@link KeyTable}, by event seq, so a window's tail that
  * expires one of them finds its key without a hash lookup: a direct-mapped ring of entries (seq,
- * slot, the key's epoch in that slot). Tails walk it in seq order, so its lines stream through the
+ * slot, the key's epoch in that slot), interleaved in one array. Tails walk it in seq order, so its lines stream through the
  * cache, where a lookup in a key index far larger than the caches costs a miss.
  *
- * <p>The ring starts at {@value #INITIAL} entries (320 KiB; FRAUD's 5-minute to 24-hour tails are
+ * <p>The ring starts at {@value #INITIAL} entries (256 KiB; FRAUD's 5-minute to 24-hour tails are
  * within it). When a tail asks for a seq it has already overwritten with a newer one, it grows at
  * once to the power of two that holds the tail's span (newest seq put to the seq asked), the
  * entries it holds kept, if that is within {@link #limit(int)}: the smallest power of two of at
@@ -28,24 +26,32 @@ import java.util.Arrays;
 final class SlotHints {
     /** Entries at first: 16 Ki (a day of FRAUD's steady rate, 0.1 ev/s). */
     static final int INITIAL = 1 << 14;
-    /** Heap bytes of an entry: seq, epoch, slot. */
-    static final int ENTRY_BYTES = 8 + 8 + 4;
+    /** Heap bytes of an entry: its seq and slot in one long, the epoch in the next. */
+    static final int ENTRY_BYTES = 8 + 8;
+    /** Entries at most: two longs each in one array. */
+    private static final int MAX_ENTRIES = 1 << 29;
 
-    private long[] seqs;
-    private long[] epochs;
-    private int[] slots;
+    // entry i (for the seqs equal to i modulo the size) at ring[2i] and ring[2i + 1]: the seq's
+    // bits above the index in the high 32 bits and the slot in the low 32, then the epoch. One array,
+    // so a put writes one stream and an entry is in one cache line. 0 in ring[2i + 1]: empty (epochs
+    // are not 0). A seq whose bits above the index pass 32 bits (2^46 events or more) is never kept.
+    private long[] ring;
     private int mask;
+    private int shift; // log2 of the entries
     private long newest = -1; // the highest seq put
 
     /** Remembers that event {@code seq}'s key is at {@code slot}, with epoch {@code epoch} (not 0). */
     void put(long seq, int slot, long epoch) {
-        if (seqs == null) {
+        if (ring == null) {
             allocate(INITIAL);
         }
-        int i = (int) seq & mask;
-        seqs[i] = seq;
-        slots[i] = slot;
-        epochs[i] = epoch;
+        long high = seq >>> shift;
+        if ((high >>> 32) != 0) {
+            return;
+        }
+        int i = ((int) seq & mask) << 1;
+        ring[i] = high << 32 | (slot & 0xFFFF_FFFFL);
+        ring[i + 1] = epoch;
         newest = Math.max(newest, seq);
     }
 
@@ -54,15 +60,16 @@ final class SlotHints {
      * long {@code epochIndex} of a slot's record is the epoch of the key in it.
      */
     int get(long seq, KeyRecords records, int epochIndex) {
-        if (seqs == null) {
+        if (ring == null) {
             return -1;
         }
-        int i = (int) seq & mask;
-        if (seqs[i] != seq) {
+        int i = ((int) seq & mask) << 1;
+        long word = ring[i];
+        if (word >>> 32 != seq >>> shift || ring[i + 1] == 0) {
             return -1;
         }
-        int slot = slots[i];
-        return records.get(slot, epochIndex) == epochs[i] ? slot : -1;
+        int slot = (int) word;
+        return records.get(slot, epochIndex) == ring[i + 1] ? slot : -1;
     }
 
     /**
@@ -72,10 +79,11 @@ final class SlotHints {
      * grow it for good with no tail to read it (a delayed window's head is within its own tail's span).
      */
     int getForTail(long seq, KeyRecords records, int epochIndex, int tableSlots) {
-        if (seqs == null) {
+        if (ring == null) {
             return -1;
         }
-        if (seqs[(int) seq & mask] > seq) {
+        int i = ((int) seq & mask) << 1;
+        if (ring[i + 1] != 0 && ring[i] >>> 32 > seq >>> shift) {
             lengthenFor(seq, tableSlots);
         }
         return get(seq, records, epochIndex);
@@ -89,7 +97,7 @@ final class SlotHints {
     private void lengthenFor(long seq, int tableSlots) {
         long span = newest - seq + 1;
         if (span > mask + 1 && span <= limit(tableSlots)) {
-            grow((int) Math.min(1 << 30, Long.highestOneBit(span - 1) << 1));
+            grow((int) Math.min(MAX_ENTRIES, Long.highestOneBit(span - 1) << 1));
         }
     }
 
@@ -101,12 +109,12 @@ final class SlotHints {
      */
     static int limit(int tableSlots) {
         long twice = 2L * Math.max(1, tableSlots);
-        return (int) Math.max(INITIAL, Math.min(1 << 30, Long.highestOneBit(twice - 1) << 1));
+        return (int) Math.max(INITIAL, Math.min(MAX_ENTRIES, Long.highestOneBit(twice - 1) << 1));
     }
 
     /** Entries now (0 before the first hint). */
     int size() {
-        return seqs == null ? 0 : mask + 1;
+        return ring == null ? 0 : mask + 1;
     }
 
     /**
@@ -124,26 +132,26 @@ final class SlotHints {
     }
 
     private void grow(int entries) {
-        long[] oldSeqs = seqs;
-        long[] oldEpochs = epochs;
-        int[] oldSlots = slots;
+        long[] old = ring;
+        int oldShift = shift;
+        int oldMask = mask;
         allocate(entries);
-        for (int j = 0; j < oldSeqs.length; j++) {
-            long s = oldSeqs[j];
-            if (s >= 0) { // distinct seqs modulo the old size are distinct modulo the new one
-                int i = (int) s & mask;
-                seqs[i] = s;
-                slots[i] = oldSlots[j];
-                epochs[i] = oldEpochs[j];
+        for (int j = 0; j <= oldMask; j++) {
+            long word = old[2 * j];
+            long epoch = old[2 * j + 1];
+            if (epoch != 0) { // distinct seqs modulo the old size are distinct modulo the new one
+                long seq = (word >>> 32) << oldShift | j;
+                long high = seq >>> shift;
+                int i = ((int) seq & mask) << 1;
+                ring[i] = high << 32 | (word & 0xFFFF_FFFFL);
+                ring[i + 1] = epoch;
             }
         }
     }
 
     private void allocate(int entries) {
-        seqs = new long[entries];
-        Arrays.fill(seqs, -1);
-        epochs = new long[entries];
-        slots = new int[entries];
+        ring = new long[2 * entries];
         mask = entries - 1;
+        shift = Integer.numberOfTrailingZeros(entries);
     }
 }

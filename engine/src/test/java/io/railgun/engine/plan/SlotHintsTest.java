@@ -96,9 +96,26 @@ class SlotHintsTest {
         assertThat(hitsAtEnd).isEqualTo(1_000);
         assertThat(capped.size()).isEqualTo(SlotHints.INITIAL); // a tail past the limit is never served: no growth for it
         assertThat(arrivals.size()).isEqualTo(SlotHints.INITIAL);
-        assertThat(covered.bytesPerSlot(1 << 20)).isEqualTo(10);
+        assertThat(covered.bytesPerSlot(1 << 20)).isEqualTo(8); // 2^19 entries of 16 bytes over 2^20 slots
         assertThat(SlotHints.limit(150_001)).as("a tail of twice the slots fits").isEqualTo(1 << 19);
         assertThat(SlotHints.limit(1 << 17)).isEqualTo(1 << 18);
         assertThat(new SlotHints().bytesPerSlot(16)).isZero();
+    }
+
+    @Test
+    void seqsAsHighAsTheEntriesKeepAreServedAndHigherOnesNever() {
+        KeyRecords records = new KeyRecords(2);
+        records.ensure(3);
+        records.page(3)[records.base(3) + EPOCH] = 9;
+        SlotHints hints = new SlotHints();
+        long top = (1L << (32 + Integer.numberOfTrailingZeros(SlotHints.INITIAL))) - 1; // the highest seq kept
+        hints.put(top, 3, 9);
+        assertThat(hints.get(top, records, EPOCH)).isEqualTo(3);
+        assertThat(hints.get(top - SlotHints.INITIAL, records, EPOCH)).as("same entry, another seq").isEqualTo(-1);
+        hints.put(top + SlotHints.INITIAL, 3, 9); // its bits above the index pass 32: not kept
+        assertThat(hints.get(top + SlotHints.INITIAL, records, EPOCH)).isEqualTo(-1);
+        assertThat(hints.get(top, records, EPOCH)).isEqualTo(3);
+        assertThat(hints.getForTail(top + 1, records, EPOCH, 1 << 20)).isEqualTo(-1);
+        assertThat(hints.get(Long.MAX_VALUE, records, EPOCH)).isEqualTo(-1);
     }
 }
