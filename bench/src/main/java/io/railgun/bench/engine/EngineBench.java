@@ -105,9 +105,13 @@ public final class EngineBench {
         long alloc0 = mx.getCurrentThreadAllocatedBytes();
         long cpu0 = mx.getCurrentThreadCpuTime();
         long[] sched0 = ProcessProbes.schedStat();
+        TimedProfile profile = TimedProfile.start(o.profile());
         long t0 = System.nanoTime();
         checksum += TaskReplay.replayTimed(taskArray, batch, row, warmup, batch.size(), o.prefetch(), latency, t0);
         long elapsedNs = System.nanoTime() - t0;
+        if (profile != null) {
+            profile.stopAndReport(o.label());
+        }
         long[] sched1 = ProcessProbes.schedStat();
         long cpuNs = mx.getCurrentThreadCpuTime() - cpu0;
         long runQueueNs = sched0 == null || sched1 == null ? -1 : sched1[1] - sched0[1];

@@ -15,7 +15,7 @@ import java.util.Locale;
 record EngineBenchOptions(String query, String window, int windows, int events, int cards, double rate,
                           double warmupFraction, boolean disk, int cacheChunks, Path dataDir, long dedupHorizonMs,
                           boolean baseline, boolean durable, boolean compareState, int rounds, int hotKeys,
-                          long checkpointIntervalMs, long stateMemoryBytes, int prefetch) {
+                          long checkpointIntervalMs, long stateMemoryBytes, int prefetch, boolean profile) {
     static final String USAGE = """
             usage: bench/run engine [options]
               --query P51|E1|EX1|FRAUD|P52A|P52B   workload (default E1)
@@ -49,6 +49,9 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
               --prefetch N                        events whose lookups are prefetched together before they are
                                                   processed (TaskProcessor.prefetch; default 16, as the node; 0: none)
               --no-baseline                       skip the naive in-heap baseline
+              --profile                           a CPU profile of the timed part (async-profiler, 1 ms): the replay
+                                                  thread's top frames printed, a flame graph and collapsed stacks in
+                                                  bench-results/engine-<run>-profile.html|.collapsed
             Per-event processing time (sum of the event's process() calls, System.nanoTime around each) is
             recorded in the timed part: p50/p99/p99.9/p99.99/max in µs, events over 1 ms (C: it started a
             checkpoint, G: a GC ended), GC, and the replay thread's time on a CPU and waiting for one (a busy
@@ -88,6 +91,7 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
         long stateMemoryBytes = NodeConfig.DEFAULT_STATE_MEMORY_BYTES;
         long checkpointIntervalMs = TaskStorage.DEFAULT_CHECKPOINT_INTERVAL_MS;
         int prefetch = 16;
+        boolean profile = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--query" -> query = args[++i].toUpperCase(Locale.ROOT);
@@ -115,6 +119,7 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
                 case "--cache-chunks" -> cacheChunks = Integer.parseInt(args[++i]);
                 case "--data-dir" -> dataDir = Path.of(args[++i]);
                 case "--no-baseline" -> baseline = false;
+                case "--profile" -> profile = true;
                 case "--prefetch" -> prefetch = Integer.parseInt(args[++i]);
                 case "--dedup-horizon-ms" -> dedupHorizonMs = Long.parseLong(args[++i]);
                 case "--help", "-h" -> {
@@ -133,7 +138,7 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
         // by default, so the only difference between them is the state store
         boolean onDisk = disk != null ? disk : durable || compareState;
         return new EngineBenchOptions(query, window, windows, events, cards, rate, warmupFraction, onDisk, cacheChunks, dataDir,
-                dedupHorizonMs, baseline, durable, compareState, rounds, hotKeys, checkpointIntervalMs, stateMemoryBytes, prefetch);
+                dedupHorizonMs, baseline, durable, compareState, rounds, hotKeys, checkpointIntervalMs, stateMemoryBytes, prefetch, profile);
     }
 
     /** The configuration's name in result files, e.g. {@code e1-disk}, {@code fraud-disk-durable}. */
