@@ -48,6 +48,7 @@ final class KeyTable {
     private int memoSlot;
     private long newestSeq = -1;
     private int newestSlot;
+    private final TailPrefetches tailPrefetches = new TailPrefetches();
 
     private final HotTier tier; // null without a cold tier: every key stays in memory
     private final KeyEncoder prefetchEncoder; // its own buffer: prefetches come between an event's lookups
@@ -123,7 +124,7 @@ final class KeyTable {
      * state will change), or -1 when no node holds it.
      */
     int findForUpdate(EventRow row, long seq, int bit) {
-        int slot = find(row, seq, true);
+        int slot = find(row, seq, bit);
         if (slot >= 0 && tier != null) {
             tier.changing(slot, bit);
         }
@@ -132,15 +133,21 @@ final class KeyTable {
 
     /** The slot of {@code row}'s key, or -1 when no node holds it ({@code seq} -1: an event not counted). */
     int find(EventRow row, long seq) {
-        return find(row, seq, false);
+        return find(row, seq, 0);
     }
 
-    /** As {@link #find(EventRow, long)}; {@code tail}: for a window's tail, which may grow the hints. */
-    private int find(EventRow row, long seq, boolean tail) {
+    /**
+     * As {@link #find(EventRow, long)}; {@code tailBit}: the change bit of the node whose window's
+     * tail asks (which may grow the hints), or 0.
+     */
+    private int find(EventRow row, long seq, int tailBit) {
         if (seq >= 0) {
+            if (tailBit != 0) {
+                tailPrefetches.expiring(tailBit, seq);
+            }
             int slot = memoised(seq);
             if (slot < 0) {
-                slot = tail ? hints.getForTail(seq, records, EPOCH, slots) : hints.get(seq, records, EPOCH);
+                slot = tailBit != 0 ? hints.getForTail(seq, records, EPOCH, slots) : hints.get(seq, records, EPOCH);
             }
             if (slot >= 0) {
                 return slot;
@@ -160,9 +167,12 @@ final class KeyTable {
         keys.prefetch(prefetchEncoder.buffer(), 0, len);
     }
 
-    /** Loads what {@link #prefetch} noted; returns anything. */
+    /**
+     * Loads what {@link #prefetch} noted and, with it, the records of the keys each window's tail
+     * expires next ({@link TailPrefetches}); returns anything.
+     */
     long issuePrefetches() {
-        return keys.issuePrefetches();
+        return keys.issuePrefetches() + tailPrefetches.load(hints, records, EPOCH, nodes);
     }
 
     /** The memoised slot of event {@code seq} (at least 0), or -1. */

@@ -28,6 +28,8 @@ final class SlotHints {
     static final int INITIAL = 1 << 14;
     /** Heap bytes of an entry: its seq and slot in one long, the epoch in the next. */
     static final int ENTRY_BYTES = 8 + 8;
+    /** Longs in a 64-byte cache line. */
+    private static final int LONGS_PER_LINE = 8;
     /** Entries at most: two longs each in one array. */
     private static final int MAX_ENTRIES = 1 << 29;
 
@@ -70,6 +72,33 @@ final class SlotHints {
         }
         int slot = (int) word;
         return records.get(slot, epochIndex) == ring[i + 1] ? slot : -1;
+    }
+
+    /**
+     * Loads, back to back, the records the hints of seqs {@code from + 1} to {@code from + n} name:
+     * long {@code index} and the longs {@code [lo, hi)} (one per cache line), so that their misses
+     * overlap (as {@link io.railgun.engine.state.Prefetches} does for index slots) and a tail
+     * expiring those events finds its keys' records in the cache. A hint only: not validated,
+     * nothing changed; returns the loads' sum so they are kept.
+     */
+    long loadRecords(long from, int n, KeyRecords records, int index, int lo, int hi) {
+        if (ring == null) {
+            return 0;
+        }
+        long sum = 0;
+        for (long seq = from + 1; seq <= from + n; seq++) {
+            int i = ((int) seq & mask) << 1;
+            long word = ring[i];
+            if (word >>> 32 == seq >>> shift && ring[i + 1] != 0) {
+                int slot = (int) word;
+                sum += records.get(slot, index);
+                for (int k = lo; k < hi; k += LONGS_PER_LINE) {
+                    sum += records.get(slot, k);
+                }
+                sum += records.get(slot, hi - 1);
+            }
+        }
+        return sum;
     }
 
     /**

@@ -118,4 +118,30 @@ class SlotHintsTest {
         assertThat(hints.getForTail(top + 1, records, EPOCH, 1 << 20)).isEqualTo(-1);
         assertThat(hints.get(Long.MAX_VALUE, records, EPOCH)).isEqualTo(-1);
     }
+
+    @Test
+    void loadingTheNextRecordsReadsTheHintedSlotsOnlyAndChangesNothing() {
+        KeyRecords records = new KeyRecords(3); // loads long 1 (the epoch), then longs [2, 3): 2 twice
+        records.ensure(63);
+        SlotHints hints = new SlotHints();
+        for (long seq = 0; seq < 100; seq++) {
+            int slot = (int) (seq % 50);
+            records.page(slot)[records.base(slot) + EPOCH] = slot + 1;
+            records.page(slot)[records.base(slot) + 2] = 1000;
+            hints.put(seq, slot, slot + 1);
+        }
+        long expected = 0;
+        for (long seq = 10; seq <= 25; seq++) {
+            expected += seq % 50 + 1 + 2 * 1000;
+        }
+        assertThat(hints.loadRecords(9, 16, records, EPOCH, 2, 3)).isEqualTo(expected);
+        assertThat(hints.loadRecords(95, 16, records, EPOCH, 2, 3)).as("seqs 96-99 hinted, 100-111 not")
+                .isEqualTo(97 % 50 + 96 % 50 + 98 % 50 + 99 % 50 + 4 + 8 * 1000);
+        hints.put(100, 1 << 20, 7); // a slot past the records allocated reads as 0
+        assertThat(hints.loadRecords(99, 1, records, EPOCH, 2, 3)).isZero();
+        assertThat(new SlotHints().loadRecords(0, 16, records, EPOCH, 2, 3)).isZero();
+        for (long seq = 50; seq < 100; seq++) {
+            assertThat(hints.get(seq, records, EPOCH)).isEqualTo((int) (seq % 50));
+        }
+    }
 }
