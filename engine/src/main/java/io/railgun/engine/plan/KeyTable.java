@@ -17,6 +17,10 @@ import java.util.Set;
  *  0                             holders: the sum of the nodes' populations of this key
  *  1                             epoch: a number given to each key placed in the slot (0: none),
  *                                which validates {@link SlotHints}
+ *  2 (with a hot tier only)      the {@link HotTier}'s word: its flags, and the change bits of the
+ *                                nodes changed since the key was last stored (in the record, not
+ *                                in arrays beside it, so that marking a key changed touches the
+ *                                line the event is updating anyway)
  *  s(n) .. s(n) + width(n)       node n's segment: its population, then its aggregators' longs
  *                                (layout of a segment: {@link io.railgun.engine.aggregate.StateRecord})
  * </pre>
@@ -31,13 +35,15 @@ import java.util.Set;
 final class KeyTable {
     static final int HOLDERS = 0;
     private static final int EPOCH = 1;
-    private static final int HEADER = 2;
+    /** The hot tier's word, in tables with a hot tier (see {@link HotTier}). */
+    static final int TIER = 2;
 
     private final String name;
     private final KeyEncoder encoder;
     private final KeyedState keys;
     private final List<GroupByNode> nodes = new ArrayList<>();
-    private KeyRecords records = new KeyRecords(HEADER);
+    private final int header; // HOLDERS and EPOCH, and TIER with a hot tier
+    private KeyRecords records;
     private final SlotHints hints = new SlotHints();
     private long lastEpoch;
     private int slots; // the per-slot arrays' length (hot tier, aggregators); records are allocated by page
@@ -59,6 +65,8 @@ final class KeyTable {
         this.prefetchEncoder = encoder.copy();
         this.keys = keys;
         this.tier = keys.cold() == null ? null : new HotTier(this, keys, new KeyRecordCodec(name, nodes));
+        this.header = tier == null ? TIER : TIER + 1;
+        this.records = new KeyRecords(header);
     }
 
     String name() {
@@ -317,7 +325,7 @@ final class KeyTable {
      * index, the nodes past the 31st sharing the last).
      */
     void relayout() {
-        int newStride = HEADER;
+        int newStride = header;
         int[] segments = new int[nodes.size()];
         for (int i = 0; i < nodes.size(); i++) {
             segments[i] = newStride;
@@ -354,8 +362,7 @@ final class KeyTable {
             allBits |= node.changeBit();
         }
         for (int s = 0; s < allocated; s++) {
-            next.page(s)[next.base(s) + HOLDERS] = records.get(s, HOLDERS);
-            next.page(s)[next.base(s) + EPOCH] = records.get(s, EPOCH);
+            System.arraycopy(records.page(s), records.base(s), next.page(s), next.base(s), header);
         }
         records = next;
         if (tier != null) {
