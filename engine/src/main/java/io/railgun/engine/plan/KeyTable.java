@@ -3,6 +3,7 @@ package io.railgun.engine.plan;
 import io.railgun.engine.aggregate.Aggregator;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.state.KeyedState;
+import io.railgun.engine.state.Prefetches;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -55,6 +56,8 @@ final class KeyTable {
     private long newestSeq = -1;
     private int newestSlot;
     private final TailPrefetches tailPrefetches = new TailPrefetches();
+    private final int[] prefetchedSlots = new int[Prefetches.CAPACITY];
+    private static final int LONGS_PER_LINE = 8; // longs in a 64-byte cache line
 
     private final HotTier tier; // null without a cold tier: every key stays in memory
     private final KeyEncoder prefetchEncoder; // its own buffer: prefetches come between an event's lookups
@@ -176,11 +179,24 @@ final class KeyTable {
     }
 
     /**
-     * Loads what {@link #prefetch} noted and, with it, the records of the keys each window's tail
-     * expires next ({@link TailPrefetches}); returns anything.
+     * Loads what {@link #prefetch} noted, then the records of the keys each window's tail expires
+     * next ({@link TailPrefetches}: independent of the first loads, so their misses overlap), then
+     * the records of the noted keys (each of their cache lines: an arrival updates most of it), at
+     * the slots their buckets name; returns anything.
      */
     long issuePrefetches() {
-        return keys.issuePrefetches() + tailPrefetches.load(hints, records, EPOCH, nodes);
+        long sum = keys.issuePrefetches() + tailPrefetches.load(hints, records, EPOCH, nodes);
+        int last = records.stride() - 1;
+        for (int k = 0, n = keys.prefetchedSlots(prefetchedSlots); k < n; k++) {
+            int slot = prefetchedSlots[k];
+            if (slot >= 0) {
+                for (int i = 0; i < last; i += LONGS_PER_LINE) {
+                    sum += records.get(slot, i);
+                }
+                sum += records.get(slot, last);
+            }
+        }
+        return sum;
     }
 
     /** The memoised slot of event {@code seq} (at least 0), or -1. */

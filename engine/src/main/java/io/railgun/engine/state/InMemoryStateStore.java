@@ -35,6 +35,11 @@ public final class InMemoryStateStore implements StateStore {
         }
 
         @Override
+        public int prefetchedSlots(int[] slots) {
+            return index.prefetchedSlots(slots);
+        }
+
+        @Override
         public int findOrInsert(byte[] key, int offset, int length) {
             return index.findOrInsert(key, offset, length);
         }

@@ -19,6 +19,15 @@ public interface KeyedState {
         return 0;
     }
 
+    /**
+     * After {@link #issuePrefetches}: the slots the noted keys are likely at (hints, -1 when not
+     * known), written to {@code slots} (at least {@link Prefetches#CAPACITY} long); returns their
+     * number. By default none.
+     */
+    default int prefetchedSlots(int[] slots) {
+        return 0;
+    }
+
     /** The slot of a key, inserting it when absent: {@code slot}, or {@code -(slot + 1)} if new. */
     int findOrInsert(byte[] key, int offset, int length);
 

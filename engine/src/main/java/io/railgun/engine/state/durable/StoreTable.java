@@ -110,6 +110,11 @@ final class StoreTable implements KeyedState, ColdKeys {
     }
 
     @Override
+    public int prefetchedSlots(int[] slots) {
+        return hot.prefetchedSlots(slots);
+    }
+
+    @Override
     public int findOrInsert(byte[] key, int offset, int length) {
         return hot.findOrInsert(key, offset, length);
     }
