@@ -31,6 +31,12 @@ import java.util.Arrays;
  * the nodes laid out again since, {@value #MAX_PATCHES} patches already (which bounds what a
  * cold load carries), or a patch that does not pay.
  *
+ * <p><b>Emptied keys.</b> A key that leaves every window stays hot, empty ({@link KeyTable#unhold}),
+ * until an arrival takes it back, room is needed (emptied keys are freed first, oldest first, before
+ * the clock evicts any key with state; the clock hand frees one it meets too), or the sweep of the
+ * first snapshot begun after it emptied frees it; a snapshot that begins while such a key is hot
+ * holds no state for it (its stored copy deleted in the snapshot).
+ *
  * <p><b>Where the flags are.</b> A key's flags and change bits are in its record ({@link
  * KeyTable#TIER}: the flags in the low byte, the change bits in the high 32 bits), which the event
  * changing the key touches anyway; in arrays beside the records they cost E1 two more cache misses
@@ -45,6 +51,7 @@ final class HotTier {
     private static final byte DURABLE = 2; // the cold tier holds a copy of it: current in the nodes not marked changed
     private static final byte REFERENCED = 4; // used since the clock hand last passed
     private static final byte WHOLE = 16; // its next stored part must be whole (nodes laid out again, or removed ones stored)
+    private static final byte EMPTIED = 32; // it left every window and is kept hot (KeyTable#unhold)
 
     private final KeyTable table;
     private final KeyedState keys;
@@ -57,6 +64,10 @@ final class HotTier {
     private int[] storedBytes = new int[0]; // per slot: bytes of its stored value, whole part and patches
     private int allNodes; // the change bits of every node
     private int clockHand;
+    // slots of emptied keys, oldest first (a ring; an entry whose key is no longer emptied is skipped)
+    private final int[] emptiedQueue = new int[1 << 12];
+    private int emptiedHead;
+    private int emptiedTail;
     private final StateWriter out = new StateWriter();
     private final StateWriter patchOut = new StateWriter();
     private final StateReader in = new StateReader();
@@ -77,11 +88,28 @@ final class HotTier {
         long[] page = table.page(slot);
         int i = table.base(slot) + KeyTable.TIER;
         long word = page[i];
-        if ((word & snapshot) != 0) {
-            saveSnapshot(slot);
-            word = page[i];
+        if ((word & (snapshot | EMPTIED)) != 0) {
+            if ((word & snapshot) != 0) {
+                saveSnapshot(slot);
+                word = page[i];
+            }
+            if ((word & EMPTIED) != 0) {
+                word &= ~EMPTIED; // an arrival takes it back
+                keys.emptied(-1);
+            }
         }
         page[i] = word | dirty | REFERENCED | (bit & 0xFFFF_FFFFL) << 32;
+    }
+
+    /** The key at {@code slot} left every window: kept hot, empty (see "Emptied keys" above). */
+    void emptied(int slot) {
+        flags(slot, flags(slot) | EMPTIED);
+        keys.emptied(1);
+        int next = (emptiedTail + 1) & (emptiedQueue.length - 1);
+        if (next != emptiedHead) { // (full: the older ones are left to the clock hand)
+            emptiedQueue[emptiedTail] = slot;
+            emptiedTail = next;
+        }
     }
 
     /** The flags of the key at {@code slot} (0 for a slot without records). */
@@ -154,13 +182,33 @@ final class HotTier {
         }
     }
 
-    /** Moves one key out of memory: the clock hand's first key not used since it last came by. */
+    /**
+     * Makes room for one key: frees the key emptied longest ago that is still emptied (those are
+     * the first to go: they hold nothing), else evicts one by the clock.
+     */
     private void evictOne() {
+        while (emptiedHead != emptiedTail) {
+            int slot = emptiedQueue[emptiedHead];
+            emptiedHead = (emptiedHead + 1) & (emptiedQueue.length - 1);
+            if ((flags(slot) & EMPTIED) != 0) {
+                freeEmptied(slot);
+                return;
+            }
+        }
+        evictByClock();
+    }
+
+    /** Moves one key out of memory: the clock hand's first key not used since it last came by. */
+    private void evictByClock() {
         int slots = patches.length;
         int victim;
         while (true) {
             clockHand = clockHand + 1 >= slots ? 0 : clockHand + 1;
             if (table.holders(clockHand) == 0) {
+                if ((flags(clockHand) & EMPTIED) != 0) {
+                    freeEmptied(clockHand); // room made, nothing to store
+                    return;
+                }
                 continue; // a free slot
             }
             int f = flags(clockHand);
@@ -213,8 +261,12 @@ final class HotTier {
         int saved = 0;
         int end = (int) Math.min(patches.length, sweep + 16L * budget);
         while (sweep < end && saved < budget) {
-            if ((flags(sweep) & snapshot) != 0) { // (a slot without holders has no flags: released() and evictOne() clear them)
-                saveSnapshot(sweep);
+            if ((flags(sweep) & snapshot) != 0) { // (a free slot has no flags: released() and evictOne() clear them)
+                if (table.holders(sweep) == 0) {
+                    freeEmptied(sweep);
+                } else {
+                    saveSnapshot(sweep);
+                }
                 saved++;
             }
             sweep++;
@@ -226,8 +278,31 @@ final class HotTier {
         return false;
     }
 
-    /** Saves a key into the snapshot: a patch of its changed nodes when its stored copy allows, else whole. */
+    /**
+     * Frees the slot of a key that left every window ({@link KeyTable#unhold}): none in the snapshot
+     * being taken if it was empty when it began, its stored copy deleted.
+     */
+    private void freeEmptied(int slot) {
+        if ((flags(slot) & snapshot) != 0) {
+            saveSnapshot(slot);
+        }
+        keys.emptied(-1);
+        table.release(slot); // (released(): a stored copy left is deleted with the next checkpoint)
+    }
+
+    /**
+     * Saves a key into the snapshot: a patch of its changed nodes when its stored copy allows, else
+     * whole; an emptied key as none (its stored copy, if any, deleted in the snapshot).
+     */
     private void saveSnapshot(int slot) {
+        if (table.holders(slot) == 0) {
+            int f = flags(slot);
+            if ((f & DURABLE) != 0) {
+                cold.deleteSnapshot(keyScratch, 0, copyKey(slot));
+            }
+            reset(slot, f & ~(snapshot | WHOLE | DURABLE)); // no stored copy now: the next one is whole
+            return;
+        }
         StateWriter value = serialise(slot);
         cold.storeSnapshot(keyScratch, 0, copyKey(slot), value.buffer(), 0, value.length(), value == patchOut);
         flags(slot, flags(slot) & ~(snapshot | WHOLE) | DURABLE);

@@ -34,6 +34,12 @@ public interface ColdKeys {
      */
     void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength, boolean patch);
 
+    /**
+     * The key had no state when the snapshot being taken began (it had left every window, and
+     * stayed hot): the snapshot holds none for it, whatever was stored before.
+     */
+    void deleteSnapshot(byte[] key, int offset, int length);
+
     /** The key left every window: forget any state kept for it. */
     void delete(byte[] key, int offset, int length);
 }

@@ -28,6 +28,13 @@ public interface KeyedState {
         return 0;
     }
 
+    /**
+     * Keys present that hold no state (emptied, kept for a while by their key table: see its hot
+     * tier) changed by {@code delta}: they are not part of what the table wants room for. By
+     * default ignored.
+     */
+    default void emptied(int delta) {}
+
     /** The slot of a key, inserting it when absent: {@code slot}, or {@code -(slot + 1)} if new. */
     int findOrInsert(byte[] key, int offset, int length);
 

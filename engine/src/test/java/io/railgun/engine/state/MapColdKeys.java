@@ -39,6 +39,11 @@ public final class MapColdKeys implements ColdKeys {
     }
 
     @Override
+    public void deleteSnapshot(byte[] key, int offset, int length) {
+        delete(key, offset, length);
+    }
+
+    @Override
     public void delete(byte[] key, int offset, int length) {
         values.remove(name(key, offset, length));
     }

@@ -112,6 +112,11 @@ final class ChangeBuffers {
         }
     }
 
+    /** Deletes a table's key in the snapshot being taken (newer than the changes it freezes). */
+    void deleteSnapshot(byte[] prefix, byte[] key, int offset, int length) {
+        copies.delete(keyScratch, 0, fullKey(prefix, key, offset, length));
+    }
+
     /** Deletes a table's key with the next checkpoint. */
     void delete(byte[] prefix, byte[] key, int offset, int length) {
         current.delete(keyScratch, 0, fullKey(prefix, key, offset, length));

@@ -386,6 +386,11 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
         buffers.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
+    /** Deletes a table's key in the snapshot being taken. */
+    void deleteSnapshot(byte[] prefix, byte[] key, int offset, int length) {
+        buffers.deleteSnapshot(prefix, key, offset, length);
+    }
+
     /** Deletes a table's key with the next checkpoint. */
     void delete(byte[] prefix, byte[] key, int offset, int length) {
         buffers.delete(prefix, key, offset, length);

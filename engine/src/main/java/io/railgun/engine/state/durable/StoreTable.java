@@ -31,6 +31,7 @@ final class StoreTable implements KeyedState, ColdKeys {
     private int externalBytesPerKey;
     private int serialisedBytesPerKey;
     private int limit;
+    private int emptied; // hot keys without state (see KeyedState#emptied)
     // a table given all it wanted has its part recomputed when it passes half its limit (never: one
     // that got less, or is at the option's cap)
     private int regrowAt = Integer.MAX_VALUE;
@@ -64,11 +65,17 @@ final class StoreTable implements KeyedState, ColdKeys {
     }
 
     /**
-     * Hot-tier bytes this table wants: room for four times the keys it holds (at least
+     * Hot-tier bytes this table wants: room for four times the keys it holds with state (at least
      * {@link #WANTED_KEYS_FLOOR}), so a table well inside its part asks for less than a full one.
+     * Emptied keys kept hot do not count: they take room only while nothing else wants it.
      */
     long wantedBytes() {
-        return bytesPerKey() * Math.max(WANTED_KEYS_FLOOR, 4L * hot.size());
+        return bytesPerKey() * Math.max(WANTED_KEYS_FLOOR, 4L * (hot.size() - emptied));
+    }
+
+    @Override
+    public void emptied(int delta) {
+        emptied += delta;
     }
 
     /** Recomputes the limit from this table's part of the task's share ({@link HotTierSizing#split}). */
@@ -88,7 +95,7 @@ final class StoreTable implements KeyedState, ColdKeys {
 
     @Override
     public int hotLimit() {
-        if (store.sizingStale() || hot.size() > regrowAt) {
+        if (store.sizingStale() || hot.size() - emptied > regrowAt) {
             store.resizeAll(); // a task of the node came or went, or this table outgrew what it wanted
         }
         return limit;
@@ -168,6 +175,11 @@ final class StoreTable implements KeyedState, ColdKeys {
     public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
             boolean patch) {
         store.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
+    }
+
+    @Override
+    public void deleteSnapshot(byte[] key, int offset, int length) {
+        store.deleteSnapshot(prefix, key, offset, length);
     }
 
     @Override
