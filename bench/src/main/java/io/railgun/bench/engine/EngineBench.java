@@ -148,7 +148,7 @@ public final class EngineBench {
         }
         Histogram h = latency.perEvent;
         System.out.printf("         per event µs: p50 %.2f  p99 %.2f  p99.9 %.2f  p99.99 %.2f  max %,.0f  mean %.2f"
-                        + "  (nanoTime pair ≈ %d ns per process() call, included)%n",
+                        + "  (one nanoTime ≈ %d ns per event and task, included)%n",
                 us(h, 50), us(h, 99), us(h, 99.9), us(h, 99.99), h.getMaxValue() / 1e3, h.getMean() / 1e3, timerNs);
         if (taskArray.length > 1) {
             for (int k = 0; k < taskArray.length; k++) {

@@ -52,8 +52,8 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
               --profile                           a CPU profile of the timed part (async-profiler, 1 ms): the replay
                                                   thread's top frames printed, a flame graph and collapsed stacks in
                                                   bench-results/engine-<run>-profile.html|.collapsed
-            Per-event processing time (sum of the event's process() calls, System.nanoTime around each) is
-            recorded in the timed part: p50/p99/p99.9/p99.99/max in µs, events over 1 ms (C: it started a
+            Per-event processing time (one System.nanoTime after each process() call: an event's time runs
+            from the end of the one before, so it includes its group's prefetch) is recorded in the timed part: p50/p99/p99.9/p99.99/max in µs, events over 1 ms (C: it started a
             checkpoint, G: a GC ended), GC, and the replay thread's time on a CPU and waiting for one (a busy
             machine shows there); durable runs also print checkpoints, hot keys, evictions, cold loads and reads,
             RocksDB bytes on disk and the time of close() (final checkpoint). A run that spends more than half

@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Feeds pre-generated events to the task processors of an {@link EngineBench} run, untimed (the
- * warm-up) or timed around every {@code process()} call into a {@link ReplayLatency}; each returns
+ * warm-up) or timed event by event into a {@link ReplayLatency}; each returns
  * the sum of the replies' values as a checksum. Called on the replay thread; nothing allocates per
  * event.
  */
@@ -17,50 +17,57 @@ final class TaskReplay {
     private TaskReplay() {}
 
     /**
-     * The timed replay: System.nanoTime around every process() call, the event's total (over its
-     * tasks) into {@code latency.perEvent}, each call into its task's histogram. With {@code
-     * prefetch} > 0, each group of that many events is first prefetched ({@link #prefetch}), as the
-     * node does a poll's records.
+     * The timed replay. One clock read after each process() call (the previous read starts the
+     * next, so an event's time runs from the end of the one before: its row, its group's prefetch
+     * when it opens one, its process() calls, the checksum's sum of its reply); each event's total
+     * (over its tasks) into {@code latency.checkpointing} or {@code notCheckpointing}, each call into
+     * its task's histogram when there are several ({@link ReplayLatency#finish} then merges them).
+     * One read and one or two recordings per event, where a read pair around each call and four
+     * recordings took about 9% of E1's replay thread. With {@code prefetch} > 0, each group of that
+     * many events is first prefetched ({@link #prefetch}), as the node does a poll's records.
      */
     static double replayTimed(TaskProcessor[] tasks, EventBatch batch, EventRow row, int from, int to, int prefetch,
                               ReplayLatency latency, long t0) {
-        Histogram perEvent = latency.perEvent;
-        Histogram[] perTask = latency.perTask;
+        Histogram[] perTask = tasks.length > 1 ? latency.perTask : null;
         double sum = 0;
+        long last = System.nanoTime();
         for (int i = from; i < to; i++) {
             if ((i & 0xFFFF) == 0) {
                 GcWatchdog.progress = i;
             }
             if (prefetch > 0 && (i - from) % prefetch == 0) {
-                prefetch(tasks, batch, row, i, Math.min(to, i + prefetch)); // untimed per event, in the run's time
+                prefetch(tasks, batch, row, i, Math.min(to, i + prefetch)); // timed with the group's first event
             }
             batch.wrap(row, i);
-            long eventNs = 0;
-            long end = 0;
+            long eventStart = last;
             boolean checkpoint = false;
             for (int k = 0; k < tasks.length; k++) {
                 TaskProcessor t = tasks[k];
                 // set each time the task begins a checkpoint (in process(), after the event): tells
                 // which events paid for beginning one (or waited for the previous one)
                 long c0 = t.stats().lastCheckpointStartMs();
-                long start = System.nanoTime();
                 Reply r = t.process(row);
-                end = System.nanoTime();
+                sum += sum(r);
                 if (t.stats().lastCheckpointStartMs() != c0) {
                     checkpoint = true;
                 }
-                long ns = end - start;
-                eventNs += ns;
-                perTask[k].recordValue(Math.min(ns, ReplayLatency.HIGHEST_NS));
-                sum += sum(r);
+                if (perTask != null) {
+                    long now = System.nanoTime();
+                    perTask[k].recordValue(Math.min(now - last, ReplayLatency.HIGHEST_NS));
+                    last = now;
+                }
             }
+            if (perTask == null) {
+                last = System.nanoTime();
+            }
+            long eventNs = last - eventStart;
             long v = Math.min(eventNs, ReplayLatency.HIGHEST_NS);
-            perEvent.recordValue(v);
             (checkpoint ? latency.checkpointing : latency.notCheckpointing).recordValue(v);
             if (eventNs >= ReplayLatency.SLOW_NS) {
-                latency.slow(end - t0, eventNs, checkpoint);
+                latency.slow(last - t0, eventNs, checkpoint);
             }
         }
+        latency.finish();
         return sum;
     }
 
@@ -78,7 +85,7 @@ final class TaskReplay {
         }
     }
 
-    /** Cost of the two System.nanoTime calls around a call, on this machine (best of a few warm rounds). */
+    /** Cost of a System.nanoTime call, on this machine (best of a few warm rounds). */
     static long timerOverheadNs() {
         long best = Long.MAX_VALUE;
         long sink = 0;
@@ -86,8 +93,7 @@ final class TaskReplay {
             int n = 1_000_000;
             long t0 = System.nanoTime();
             for (int i = 0; i < n; i++) {
-                long a = System.nanoTime();
-                sink += System.nanoTime() - a;
+                sink += System.nanoTime();
             }
             best = Math.min(best, (System.nanoTime() - t0) / n);
         }
