@@ -53,10 +53,11 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
                                                   thread's top frames printed, a flame graph and collapsed stacks in
                                                   bench-results/engine-<run>-profile.html|.collapsed
             Per-event processing time (one System.nanoTime after each process() call: an event's time runs
-            from the end of the one before, so it includes its group's prefetch) is recorded in the timed part: p50/p99/p99.9/p99.99/max in µs, events over 1 ms (C: it started a
-            checkpoint, G: a GC ended), GC, and the replay thread's time on a CPU and waiting for one (a busy
-            machine shows there); durable runs also print checkpoints, hot keys, evictions, cold loads and reads,
-            RocksDB bytes on disk and the time of close() (final checkpoint). A run that spends more than half
+            from the end of the one before, so it includes its group's prefetch) is recorded in the timed
+            part: p50/p99/p99.9/p99.99/max in µs, events over 1 ms (C: it started a checkpoint, G: a GC
+            ended), GC, and the replay thread's time on a CPU and waiting for one (a busy machine shows
+            there); durable runs also print checkpoints, hot keys, evictions, cold loads and reads, RocksDB
+            bytes on disk and the time of close() (final checkpoint). A run that spends more than half
             of a minute in GC is ended (exit 3): the heap (BENCH_JAVA_OPTS) is too small for it.
             """;
 

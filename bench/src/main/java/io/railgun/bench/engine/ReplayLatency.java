@@ -36,17 +36,13 @@ final class ReplayLatency {
     }
 
     /**
-     * The timed part is over: {@link #perEvent} is the two kinds of events together, and a single
-     * task's histogram is that too (a run of several tasks recorded each call into its own).
+     * The timed part is over: {@link #perEvent} is the two kinds of events together ({@link #perTask}
+     * is recorded, and printed, only for a run of several tasks).
      */
     void finish() {
         perEvent.reset();
         perEvent.add(checkpointing);
         perEvent.add(notCheckpointing);
-        if (perTask.length == 1) {
-            perTask[0].reset();
-            perTask[0].add(perEvent);
-        }
     }
 
     /** A slow event; flags: 1 it started a checkpoint, 2 a GC ended since the previous slow event. */

@@ -20,6 +20,7 @@ final class KeyRecords {
     static final int PAGE_SLOTS = 1 << PAGE_BITS;
     private static final int PAGE_MASK = PAGE_SLOTS - 1;
     private static final long[] NONE = new long[0];
+    private static final int LONGS_PER_LINE = 8; // longs in a 64-byte cache line
 
     private final int stride;
     private long[][] pages = {NONE};
@@ -51,6 +52,24 @@ final class KeyRecords {
     /** Long {@code index} of {@code slot}'s record; 0 for a slot not allocated. */
     long get(int slot, int index) {
         return slot < slots ? pages[slot >>> PAGE_BITS][(slot & PAGE_MASK) * stride + index] : 0L;
+    }
+
+    /**
+     * Loads longs {@code [from, to)} of {@code slot}'s record, one per 64-byte line, and the last,
+     * so that a later use finds them in the cache (a prefetch: the sum returned keeps the loads;
+     * 0 for a slot not allocated).
+     */
+    long touch(int slot, int from, int to) {
+        if (slot >= slots) {
+            return 0;
+        }
+        long[] page = pages[slot >>> PAGE_BITS];
+        int base = (slot & PAGE_MASK) * stride;
+        long sum = 0;
+        for (int i = from; i < to; i += LONGS_PER_LINE) {
+            sum += page[base + i];
+        }
+        return sum + page[base + to - 1];
     }
 
     /** Allocates records (zero) up to {@code slot} at least. */

@@ -280,8 +280,8 @@ final class KeyTable {
 
     /**
      * One holder of the key at {@code slot} let go. When none is left, the key is released, but
-     * with a hot tier it stays hot, empty, until the tier frees it ({@link HotTier}: the next
-     * snapshot's sweep, or the clock when room is needed) or an arrival takes it back: a key back
+     * with a hot tier it stays hot, empty, until the tier frees it ({@link HotTier}: first when room
+     * is needed, or at the next snapshot's sweep) or an arrival takes it back: a key back
      * soon after leaving its windows (18% of E1's events) then costs neither a release — its index
      * entry removed, its stored copy deleted through the write buffer's index — nor an insertion.
      * A lookup that does not insert finds an emptied key absent.

@@ -26,7 +26,6 @@ import java.util.List;
 final class RecordPrefetches {
     /** Seqs after a tail's last expiry whose records are loaded. */
     static final int AHEAD = 16;
-    private static final int LONGS_PER_LINE = 8; // longs in a 64-byte cache line
 
     // per change bit's index: the latest seq that node's window tail expired (-1: none yet)
     private final long[] lastExpired = new long[Integer.SIZE];
@@ -60,14 +59,9 @@ final class RecordPrefetches {
             int to = part ? from + node.width() : records.stride();
             sum += hints.loadRecords(lastExpired[t], AHEAD, records, epochIndex, from, to);
         }
-        int last = records.stride() - 1;
         for (int k = 0, n = keys.prefetchedSlots(slots); k < n; k++) {
-            int slot = slots[k];
-            if (slot >= 0) {
-                for (int i = 0; i < last; i += LONGS_PER_LINE) {
-                    sum += records.get(slot, i);
-                }
-                sum += records.get(slot, last);
+            if (slots[k] >= 0) {
+                sum += records.touch(slots[k], 0, records.stride());
             }
         }
         return sum;

@@ -28,8 +28,6 @@ final class SlotHints {
     static final int INITIAL = 1 << 14;
     /** Heap bytes of an entry: its seq and slot in one long, the epoch in the next. */
     static final int ENTRY_BYTES = 8 + 8;
-    /** Longs in a 64-byte cache line. */
-    private static final int LONGS_PER_LINE = 8;
     /** Entries at most: two longs each in one array. */
     private static final int MAX_ENTRIES = 1 << 29;
 
@@ -91,11 +89,7 @@ final class SlotHints {
             long word = ring[i];
             if (word >>> 32 == seq >>> shift && ring[i + 1] != 0) {
                 int slot = (int) word;
-                sum += records.get(slot, index);
-                for (int k = lo; k < hi; k += LONGS_PER_LINE) {
-                    sum += records.get(slot, k);
-                }
-                sum += records.get(slot, hi - 1);
+                sum += records.get(slot, index) + records.touch(slot, lo, hi);
             }
         }
         return sum;
