@@ -116,6 +116,48 @@ class HotShareSplitTest {
         }
     }
 
+    /**
+     * Merchants seen once each, in a one-second window, so each empties a second after it came and
+     * stays hot, emptied (no checkpoint sweeps them: the interval is an hour): they take room only
+     * while nothing else wants it, so the cards still get most of the share and none is evicted.
+     * Were emptied keys counted in what their table wants, the merchants' table would ask for four
+     * times its ever-growing hot keys and take the cards' room.
+     */
+    @Test
+    void emptiedKeysDoNotTakeTheirTablesPart() throws Exception {
+        Path dir = Files.createTempDirectory("railgun-hot-share");
+        try (StateMemory memory = new StateMemory(BUDGET);
+             TaskProcessor task = TaskProcessor.open(STREAM, TaskOptions.defaults(),
+                     TaskStorage.in(dir).withCheckpointIntervalMs(3_600_000).withState(DurableStateOptions.defaults()
+                             .withHotKeys(Integer.MAX_VALUE).withMemory(memory)))) {
+            task.addMetrics(StatementBinder.bind(STREAM, QueryParser.parse(
+                    "SELECT SUM(amount) AS s FROM payments GROUP BY card [RANGE 1 HOUR]"), Set.of()));
+            task.addMetrics(StatementBinder.bind(STREAM, QueryParser.parse(
+                    "SELECT COUNT(*) AS m FROM payments GROUP BY merchant [RANGE 1 SECOND]"), Set.of()));
+            Map<String, long[]> cardOracle = new HashMap<>();
+            SplittableRandom random = new SplittableRandom(13);
+            long start = 1_700_000_000_000L;
+            for (int i = 0; i < 2 * CARDS; i++) {
+                String card = "card-" + (i < CARDS ? i : random.nextInt(CARDS));
+                long amount = random.nextInt(10_000);
+                long[] c = cardOracle.computeIfAbsent(card, k -> new long[1]);
+                c[0] += amount;
+                Reply r = task.process(row(i, start + i, card, "merchant-" + i, amount), i);
+                assertThat(r.status()).isEqualTo(ReplyStatus.COUNTED);
+                assertThat(r.longValue(0)).as("sum of %s", card).isEqualTo(c[0]);
+                assertThat(r.longValue(1)).as("count of merchant-%d", i).isEqualTo(1);
+            }
+            long half = memory.hotBytes() / 2 / task.durableState().hotBytesPerKey();
+            System.out.printf("[hot share split] emptied merchants: the cards' limit %,d (half the share %,d), %,d hot keys,"
+                            + " %,d evictions%n", task.durableState().hotKeyLimit(), half, task.stats().hotKeys(),
+                    task.stats().evictions());
+            assertThat(task.durableState().hotKeyLimit()).isGreaterThan((int) half);
+            assertThat(task.stats().evictions()).as("no card evicted").isZero();
+        } finally {
+            TaskSnapshot.deleteTree(dir);
+        }
+    }
+
     private static TaskStorage storage(Path dir, StateMemory memory) {
         return TaskStorage.in(dir).withCheckpointIntervalMs(200)
                 .withState(DurableStateOptions.defaults().withHotKeys(Integer.MAX_VALUE).withMemory(memory));
