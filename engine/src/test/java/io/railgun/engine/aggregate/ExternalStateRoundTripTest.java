@@ -335,7 +335,9 @@ class ExternalStateRoundTripTest {
             case LONG -> random.nextInt(8) == 0 ? random.nextLong() : (long) (random.nextInt(7) - 3);
             case DOUBLE -> new double[] {-1.5, 0.0, -0.0, 2.25, 1e300, -1e-300, 1e-320, 7.0}[random.nextInt(8)];
             case BOOLEAN -> random.nextBoolean();
-            case STRING -> new String[] {"", "a", "b", "ab", "é", "zz", "x".repeat(40) + "y"}[random.nextInt(7)];
+            // 8 and 9 bytes, and a NUL byte: the longest a COUNT DISTINCT record holds, the shortest it does not,
+            // and a value that differs from "" only by its length
+            case STRING -> new String[] {"", "a", "b", "ab", "é", "zz", "x".repeat(40) + "y", "abcdefgh", "abcdefghi", "\0"}[random.nextInt(10)];
             default -> throw new IllegalArgumentException(type.toString());
         };
     }
