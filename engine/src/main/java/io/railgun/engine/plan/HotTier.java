@@ -273,6 +273,9 @@ final class HotTier {
         }
         if (sweep >= patches.length) {
             sweep = -1;
+            // the keys just serialised are the first measure of a copy's size (until then a key's
+            // records stand in, some three times FRAUD's): not left to the next snapshot's start
+            reportKeyBytes();
             return true;
         }
         return false;

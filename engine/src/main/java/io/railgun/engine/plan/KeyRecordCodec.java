@@ -200,7 +200,8 @@ final class KeyRecordCodec {
      * Tells the keyed state what a key costs ({@link KeyedState#keyBytes}): {@code slotBytes} per
      * slot, and the mean external state and whole serialised size of the keys written since the last
      * report (a sample of the keys that changed; the previous means when none was). Called when
-     * those can change — the arrays grown or laid out again, a snapshot begun — never per event.
+     * those can change — the arrays grown or laid out again, a snapshot begun or all its keys
+     * saved — never per event.
      */
     void report(KeyedState keys, int slotBytes) {
         if (serialised > 0) {
