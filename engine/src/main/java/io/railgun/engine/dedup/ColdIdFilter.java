@@ -153,6 +153,15 @@ public final class ColdIdFilter {
         }
     }
 
+    /** Loads the block {@link #add} will set for this id of an event at {@code t} (a prefetch); returns anything. */
+    public long touchForAdd(byte[] id, int offset, int length, long t) {
+        if (completeAfter == Long.MAX_VALUE || t <= forgetBoundary) {
+            return 0;
+        }
+        int i = find(Math.floorDiv(t, span));
+        return i < 0 ? 0 : filters[i].touchForAdd(LayeredBloomFilter.hash(id, offset, length));
+    }
+
     /** False when no id with these bytes is in the cold tier (one with a timestamp within the horizon). */
     public boolean mightContain(byte[] id, int offset, int length) {
         if (forgetBoundary < completeAfter) {

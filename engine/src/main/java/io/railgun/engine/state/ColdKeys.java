@@ -42,4 +42,15 @@ public interface ColdKeys {
 
     /** The key left every window: forget any state kept for it. */
     void delete(byte[] key, int offset, int length);
+
+    /**
+     * Notes that {@code key} will be stored or deleted soon, so that {@link #issueWritePrefetches}
+     * loads what that write will first touch (a hint: see {@link Prefetches}).
+     */
+    default void prefetchWrite(byte[] key, int offset, int length) {}
+
+    /** Loads what {@link #prefetchWrite} noted since the last call; returns anything. */
+    default long issueWritePrefetches() {
+        return 0;
+    }
 }

@@ -76,6 +76,12 @@ public final class LayeredBloomFilter {
         return false;
     }
 
+    /** Loads the block an {@link #add} of a key whose hash is {@code h} sets (the last layer's); returns anything. */
+    public long touchForAdd(long h) {
+        long[] bits = layers[layerCount - 1];
+        return bits[block(bits, h)];
+    }
+
     private void addLayer(long keys) {
         long bitsPerKey = Math.min(64, FIRST_BITS_PER_KEY + (long) MORE_BITS_PER_LAYER * layerCount);
         long blocks = Math.max(1, Math.min(1L << 22, (keys * bitsPerKey + 511) / 512));

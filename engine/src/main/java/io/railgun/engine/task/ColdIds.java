@@ -74,6 +74,26 @@ final class ColdIds {
         high = Math.max(high, timestamp);
     }
 
+    /**
+     * Notes that the id in {@code key} will be stored soon ({@link StagedColdIds}): loads the
+     * filter's block its store sets, and notes the write buffer's bucket; returns anything.
+     */
+    long prefetchStore(byte[] key, int len, long timestamp) {
+        keys.prefetchWrite(key, 0, len + 1);
+        return filter.touchForAdd(key, 1, len, timestamp);
+    }
+
+    /** Notes that the id in {@code key} will be forgotten soon ({@link StagedColdIds}); returns anything. */
+    long prefetchForget(byte[] key, int len) {
+        keys.prefetchWrite(key, 0, len + 1);
+        return 0;
+    }
+
+    /** Loads the write buffer's buckets noted by the two above; returns anything. */
+    long issuePrefetches() {
+        return keys.issueWritePrefetches();
+    }
+
     /** Forgets the copy of an id counted at {@code timestamp}, unless the tier holds a later one. */
     void forget(byte[] key, int len, long timestamp) {
         if (laterCopy(key, len, timestamp) == Long.MIN_VALUE) {

@@ -7,10 +7,6 @@ import io.railgun.engine.reservoir.EventSink;
 import io.railgun.engine.reservoir.ReservoirCursor;
 import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.window.WindowBounds;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * The event ids a task remembers within its {@link DedupHorizon} H, in two tiers. With T the stream
@@ -28,7 +24,8 @@ import java.util.Arrays;
  * The hot tier forgets its ids by itself as its boundary moves; two reservoir cursors move the
  * others: the spill cursor at {@code T - Hh - 1} copies the ids it passes to cold (the hot tier
  * drops them at the same boundary), the forget cursor at {@code T - H - 1} deletes the cold ones
- * (and keeps the horizon's events in the reservoir). A new id is looked up in cold only when the
+ * (and keeps the horizon's events in the reservoir); with the cold tier active, both move every
+ * few events, their writes together ({@link #advance}). A new id is looked up in cold only when the
  * tier is active, and only when the {@link io.railgun.engine.dedup.ColdIdFilter} of the cold ids (saved with each checkpoint)
  * does not rule it out; a cold id whose t is not within H counts as absent.
  *
@@ -59,18 +56,12 @@ import java.util.Arrays;
  * <p>Allocation-free per event in steady state. Owned by the task's thread.
  */
 final class DedupIds implements AutoCloseable {
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
     private final EventReservoir reservoir;
-    private final int idField;
-    private final boolean stringId;
-    private final String idName;
+    private final EventIdKey ids;
     private final ColdIds cold; // null: every id in memory (an in-memory task)
     private final long dedupHotMs;
     private final DedupIndex hot = new DedupIndex();
-    private byte[] scratch = new byte[64]; // the tag byte ColdIds.ID, then the id being handled
-    private final byte[] prefetchScratch = new byte[8];
-    private int pendingLength = -1; // the id isNew accepted, in scratch; -1: none
+    private int pendingLength = -1; // the id isNew accepted, in the id key; -1: none
 
     private long horizonMs;
     private long hotHorizonMs;
@@ -84,18 +75,21 @@ final class DedupIds implements AutoCloseable {
     private long placeSpill;
     private boolean placeFromCold; // whether the ids placed may be in the cold tier
 
+    // with the cold tier active, the cursors move every COLD_STEP events, their writes staged
+    private static final int COLD_STEP = 16;
+    private int stepsBehind;
+    private long steppedAt; // the stream time of the last step (checked only once the tier stepped)
+    private final StagedColdIds staged = new StagedColdIds();
+
     private final EventSink forget = this::forget;
     private final EventSink spill = this::spill;
     private final EventSink place = this::place;
 
     DedupIds(EventReservoir reservoir, int idField, boolean stringId, String idName, ColdKeys cold, long dedupHotMs) {
         this.reservoir = reservoir;
-        this.idField = idField;
-        this.stringId = stringId;
-        this.idName = idName;
+        this.ids = new EventIdKey(idField, stringId, idName);
         this.cold = cold == null ? null : new ColdIds(cold);
         this.dedupHotMs = dedupHotMs;
-        this.scratch[0] = ColdIds.ID;
         this.forgetCursor = reservoir.openCursor(Long.MIN_VALUE);
     }
 
@@ -106,12 +100,13 @@ final class DedupIds implements AutoCloseable {
      * @throws IllegalArgumentException when the id is null
      */
     boolean isNew(EventRow row) {
-        int len = encode(row);
+        int len = ids.encode(row);
+        byte[] key = ids.key();
         pendingLength = -1;
-        if (hot.contains(scratch, 1, len)) {
+        if (hot.contains(key, 1, len)) {
             return false;
         }
-        if (coldActive && cold.contains(scratch, len, boundary(horizonMs))) {
+        if (coldActive && cold.contains(key, len, boundary(horizonMs))) {
             return false;
         }
         pendingLength = len;
@@ -120,16 +115,14 @@ final class DedupIds implements AutoCloseable {
 
     /** Notes that {@code row}'s id will be looked up soon ({@link io.railgun.engine.state.Prefetches}). */
     void prefetch(EventRow row) {
-        if (row.isNull(idField)) {
+        if (!ids.has(row)) {
             return;
         }
-        if (stringId) {
-            int len = row.stringLength(idField);
-            hot.prefetch(row.buffer(), row.stringOffset(idField), len);
-        } else {
-            LONG.set(prefetchScratch, 0, row.getSlot(idField));
-            hot.prefetch(prefetchScratch, 0, 8);
-        }
+        byte[] id = ids.prefetchBytes(row);
+        int offset = ids.prefetchOffset(row);
+        int length = ids.prefetchLength(row);
+        hot.prefetch(id, offset, length);
+
     }
 
     /** Loads what {@link #prefetch} noted; returns anything. */
@@ -142,22 +135,49 @@ final class DedupIds implements AutoCloseable {
      * after {@code T - lateness}, so within the hot horizon).
      */
     void remember(long timestamp) {
-        hot.add(scratch, 1, pendingLength, timestamp);
+        hot.add(ids.key(), 1, pendingLength, timestamp);
         pendingLength = -1;
     }
 
-    /** The stream time moved to {@code time}: ids move to cold, or are forgotten. */
+    /**
+     * The stream time moved to {@code time}: ids move to cold, or are forgotten. With the cold tier
+     * active, every {@value #COLD_STEP} events (and before a checkpoint or a horizon change), so that
+     * the cold tier's writes of those events are made together ({@link StagedColdIds}): until then the
+     * hot tier keeps the ids past its boundary (within the horizon, so duplicates still), and the cold
+     * ids past the horizon's boundary count as absent ({@link ColdIds#contains}).
+     */
     void advance(long time) {
         streamTime = time;
+        // the hot tier's ids left behind must be within the horizon: not after a jump in time (a
+        // difference that overflows is one too)
+        long since = time - steppedAt;
+        if (coldActive && ++stepsBehind < COLD_STEP && since >= 0 && since < horizonMs - hotHorizonMs) {
+            return;
+        }
+        step();
+    }
+
+    /** Moves the tiers' boundaries to the stream time. */
+    private void step() {
+        stepsBehind = 0;
+        steppedAt = streamTime;
         if (coldActive) {
             // first: after a jump in time the spill passes ids about to be forgotten, which the filter skips
             cold.forgetBefore(boundary(horizonMs));
+            // then the forgets of ids spilled already: an id counted again once its copy was past the
+            // horizon is stored (spilled) with this step when the step came late, and its old copy's
+            // forget, after it, would delete it
+            long spilled = spillCursor == null ? Long.MIN_VALUE : Math.min(boundary(horizonMs), spillCursor.boundary());
+            if (spilled > forgetCursor.boundary()) {
+                forgetCursor.advanceTo(spilled, forget);
+            }
         }
         if (spillCursor != null) {
             spillCursor.advanceTo(boundary(hotHorizonMs), spill);
         }
         if (coldActive) {
             forgetCursor.advanceTo(boundary(horizonMs), forget);
+            staged.apply(cold);
         } else {
             forgetCursor.skipTo(boundary(horizonMs)); // it only keeps the horizon's events: no need to read them
         }
@@ -173,6 +193,7 @@ final class DedupIds implements AutoCloseable {
      * the ids older than the hot horizon move to it; when it stops being, they come back to memory.
      */
     void setHorizon(long newHorizonMs, long latenessMs) {
+        catchUp();
         boolean wasActive = coldActive;
         long oldForget = forgetCursor.boundary();
         // ids after the spill boundary may be hot, ids up to coldHigh cold (past the spill boundary
@@ -237,6 +258,8 @@ final class DedupIds implements AutoCloseable {
      */
     void restore(long time, long newHorizonMs, long latenessMs) {
         streamTime = time;
+        stepsBehind = 0;
+        steppedAt = time;
         horizonMs = newHorizonMs;
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs;
@@ -291,6 +314,7 @@ final class DedupIds implements AutoCloseable {
         if (cold == null) {
             return;
         }
+        catchUp();
         long mark = spillCursor == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : spillCursor.boundary();
         cold.mark(mark, forgetCursor.boundary()); // (F: the cold tier's, or the horizon's in memory)
     }
@@ -339,6 +363,13 @@ final class DedupIds implements AutoCloseable {
                 : WindowBounds.minus(streamTime, coldActive ? hotHorizonMs : horizonMs);
     }
 
+    /** Moves the tiers to the stream time if {@link #advance} left them behind it. */
+    private void catchUp() {
+        if (stepsBehind > 0) {
+            step();
+        }
+    }
+
     /** Hands {@code sink} the reservoir's events with timestamps in (from, to]. */
     private void scan(long from, long to, EventSink sink) {
         if (to > from) {
@@ -348,17 +379,19 @@ final class DedupIds implements AutoCloseable {
         }
     }
 
-    // encode first, then read scratch: encode may grow it (an id longer than any this task encoded)
+    // encode first, then read the key: encode may grow it (an id longer than any this task encoded)
 
     private void forget(long timestamp, long seq, EventRow row) {
-        int len = encode(row);
-        cold.forget(scratch, len, timestamp); // fed only while the cold tier is active (see advance)
+        int len = ids.encode(row);
+        byte[] key = ids.key();
+        staged.add(false, key, len, timestamp, cold); // fed only while the cold tier is active (see advance)
     }
 
     private void spill(long timestamp, long seq, EventRow row) {
-        int len = encode(row);
+        int len = ids.encode(row);
+        byte[] key = ids.key();
         cold.expect(hot.held(), hotHorizonMs); // (the ids in memory give the rate of ids)
-        cold.store(scratch, len, timestamp); // the hot tier drops it at the same boundary
+        staged.add(true, key, len, timestamp, cold); // the hot tier drops it at the same boundary
     }
 
     /**
@@ -367,37 +400,21 @@ final class DedupIds implements AutoCloseable {
      * have been there, {@link #placeFromCold}).
      */
     private void place(long timestamp, long seq, EventRow row) {
-        int len = encode(row);
+        int len = ids.encode(row);
+        byte[] key = ids.key();
         if (timestamp <= placeForget) {
             if (placeFromCold) {
-                cold.forget(scratch, len, timestamp);
+                cold.forget(key, len, timestamp);
             }
         } else if (timestamp <= placeSpill) {
-            cold.store(scratch, len, timestamp);
+            cold.store(key, len, timestamp);
         } else {
             if (placeFromCold) {
-                cold.delete(scratch, len); // (a later copy of it, if any, is after placeSpill too)
+                cold.delete(key, len); // (a later copy of it, if any, is after placeSpill too)
             }
-            if (hot.latest(scratch, 1, len) < timestamp) {
-                hot.add(scratch, 1, len, timestamp);
+            if (hot.latest(key, 1, len) < timestamp) {
+                hot.add(key, 1, len, timestamp);
             }
         }
-    }
-
-    /** Copies the id of {@code row} into {@link #scratch} after the tag byte; returns its length. */
-    private int encode(EventRow row) {
-        if (row.isNull(idField)) {
-            throw new IllegalArgumentException("the event id field '" + idName + "' is null");
-        }
-        if (stringId) {
-            int len = row.stringLength(idField);
-            if (scratch.length < len + 1) {
-                scratch = Arrays.copyOf(scratch, Math.max(len + 1, scratch.length * 2));
-            }
-            System.arraycopy(row.buffer(), row.stringOffset(idField), scratch, 1, len);
-            return len;
-        }
-        LONG.set(scratch, 1, row.getSlot(idField));
-        return 8;
     }
 }

@@ -122,6 +122,21 @@ final class ChangeBuffers {
         current.delete(keyScratch, 0, fullKey(prefix, key, offset, length));
     }
 
+    /**
+     * Notes that a table's key will be stored or deleted soon: the bucket of the current buffer's
+     * index its write probes is loaded by {@link #issueWritePrefetches}, with the others noted. The
+     * index of a buffer holds a checkpoint interval's writes (a million keys and more), so each
+     * write's first probe is a cache miss; loaded together, their misses overlap.
+     */
+    void prefetchWrite(byte[] prefix, byte[] key, int offset, int length) {
+        current.prefetch(keyScratch, 0, fullKey(prefix, key, offset, length));
+    }
+
+    /** Loads what {@link #prefetchWrite} noted; returns anything. */
+    long issueWritePrefetches() {
+        return current.issuePrefetches();
+    }
+
     /** Deletes a key table's keys with the next checkpoint. */
     void dropPrefix(byte[] prefix) {
         current.dropPrefix(prefix);

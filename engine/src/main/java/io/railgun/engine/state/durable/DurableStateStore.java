@@ -395,4 +395,13 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     void delete(byte[] prefix, byte[] key, int offset, int length) {
         buffers.delete(prefix, key, offset, length);
     }
+
+    /** Notes a write of a table's key to come ({@link io.railgun.engine.state.ColdKeys#prefetchWrite}). */
+    void prefetchWrite(byte[] prefix, byte[] key, int offset, int length) {
+        buffers.prefetchWrite(prefix, key, offset, length);
+    }
+
+    long issueWritePrefetches() {
+        return buffers.issueWritePrefetches();
+    }
 }

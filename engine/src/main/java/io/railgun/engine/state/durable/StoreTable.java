@@ -186,4 +186,14 @@ final class StoreTable implements KeyedState, ColdKeys {
     public void delete(byte[] key, int offset, int length) {
         store.delete(prefix, key, offset, length);
     }
+
+    @Override
+    public void prefetchWrite(byte[] key, int offset, int length) {
+        store.prefetchWrite(prefix, key, offset, length);
+    }
+
+    @Override
+    public long issueWritePrefetches() {
+        return store.issueWritePrefetches();
+    }
 }

@@ -108,6 +108,16 @@ final class WriteBuffer {
         }
     }
 
+    /** Notes a load of the index bucket a write of this key will probe ({@link ByteKeyIndex#prefetch}). */
+    void prefetch(byte[] key, int keyOffset, int keyLength) {
+        keys.prefetch(key, keyOffset, keyLength);
+    }
+
+    /** Loads the buckets {@link #prefetch} noted; returns anything. */
+    long issuePrefetches() {
+        return keys.issuePrefetches();
+    }
+
     void delete(byte[] key, int keyOffset, int keyLength) {
         int slot = entry(key, keyOffset, keyLength);
         valueLengths[slot] = DELETED;

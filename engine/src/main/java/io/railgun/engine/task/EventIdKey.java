@@ -1,0 +1,81 @@
+package io.railgun.engine.task;
+
+import io.railgun.engine.event.EventRow;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * An event's id as {@link DedupIds} keys it: the cold tier's tag byte {@link ColdIds#ID}, then the
+ * id's bytes (a string's UTF-8 bytes, or a long's 8 bytes, little-endian), in one buffer reused
+ * for every event; the hot tier reads it from offset 1. Owned by the task's thread.
+ */
+final class EventIdKey {
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final int idField;
+    private final boolean stringId;
+    private final String idName;
+    private byte[] key = new byte[64];
+    private final byte[] longId = new byte[8]; // a long id for a prefetch, which comes between encodings
+
+    EventIdKey(int idField, boolean stringId, String idName) {
+        this.idField = idField;
+        this.stringId = stringId;
+        this.idName = idName;
+        key[0] = ColdIds.ID;
+    }
+
+    /**
+     * Writes the id of {@code row} after the tag byte; returns its length. Read {@link #key()} after
+     * this call: it may grow the buffer (an id longer than any encoded before).
+     *
+     * @throws IllegalArgumentException when the id is null
+     */
+    int encode(EventRow row) {
+        if (row.isNull(idField)) {
+            throw new IllegalArgumentException("the event id field '" + idName + "' is null");
+        }
+        if (stringId) {
+            int len = row.stringLength(idField);
+            if (key.length < len + 1) {
+                key = Arrays.copyOf(key, Math.max(len + 1, key.length * 2));
+            }
+            System.arraycopy(row.buffer(), row.stringOffset(idField), key, 1, len);
+            return len;
+        }
+        LONG.set(key, 1, row.getSlot(idField));
+        return 8;
+    }
+
+    /** The tag byte, then the id {@link #encode} wrote. */
+    byte[] key() {
+        return key;
+    }
+
+    /** Whether {@code row} has an id ({@link #encode} refuses it otherwise). */
+    boolean has(EventRow row) {
+        return !row.isNull(idField);
+    }
+
+    /**
+     * The id of {@code row} for a prefetch, without touching {@link #key()}: its bytes are in the
+     * array returned at {@link #prefetchOffset}, {@link #prefetchLength} long (a row with an id only).
+     */
+    byte[] prefetchBytes(EventRow row) {
+        if (stringId) {
+            return row.buffer();
+        }
+        LONG.set(longId, 0, row.getSlot(idField));
+        return longId;
+    }
+
+    int prefetchOffset(EventRow row) {
+        return stringId ? row.stringOffset(idField) : 0;
+    }
+
+    int prefetchLength(EventRow row) {
+        return stringId ? row.stringLength(idField) : 8;
+    }
+}
