@@ -122,7 +122,6 @@ final class DedupIds implements AutoCloseable {
         int offset = ids.prefetchOffset(row);
         int length = ids.prefetchLength(row);
         hot.prefetch(id, offset, length);
-
     }
 
     /** Loads what {@link #prefetch} noted; returns anything. */
