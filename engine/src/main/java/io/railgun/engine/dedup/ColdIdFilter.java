@@ -128,8 +128,8 @@ public final class ColdIdFilter {
 
     /** Adds a cold id (its bytes) of an event with timestamp {@code t}. */
     public void add(byte[] id, int offset, int length, long t) {
-        if (completeAfter == Long.MAX_VALUE || t <= forgetBoundary) {
-            return; // gave up; or an id the tier forgets now (spilled after a jump in time)
+        if (skips(t)) {
+            return;
         }
         long g = Math.floorDiv(t, span);
         int i = find(g);
@@ -155,11 +155,16 @@ public final class ColdIdFilter {
 
     /** Loads the block {@link #add} will set for this id of an event at {@code t} (a prefetch); returns anything. */
     public long touchForAdd(byte[] id, int offset, int length, long t) {
-        if (completeAfter == Long.MAX_VALUE || t <= forgetBoundary) {
-            return 0;
-        }
-        int i = find(Math.floorDiv(t, span));
+        int i = skips(t) ? -1 : find(Math.floorDiv(t, span));
         return i < 0 ? 0 : filters[i].touchForAdd(LayeredBloomFilter.hash(id, offset, length));
+    }
+
+    /**
+     * Whether {@link #add} skips an id of an event at {@code t}: the filter gave up, or the tier
+     * forgets it now (spilled after a jump in time).
+     */
+    private boolean skips(long t) {
+        return completeAfter == Long.MAX_VALUE || t <= forgetBoundary;
     }
 
     /** False when no id with these bytes is in the cold tier (one with a timestamp within the horizon). */

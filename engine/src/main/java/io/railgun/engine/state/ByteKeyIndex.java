@@ -41,8 +41,6 @@ public final class ByteKeyIndex {
     private static final int MAX_LOAD_PERCENT = 60;
     /** Longs per bucket: the entry, then two words of a short key. */
     private static final int BUCKET = 3;
-    /** Buckets {@link #prefetchedSlots} looks at for a key's tag: nearly every key is within them at 60% load. */
-    private static final int HINT_PROBES = 4;
 
     private long[] table;
     private int mask; // buckets - 1
@@ -56,11 +54,7 @@ public final class ByteKeyIndex {
     private int slotCap = Integer.MAX_VALUE; // the slot table doubles no further than this while below it
 
     private final Prefetches prefetches = new Prefetches();
-    // the tags of the keys noted by prefetch (as many as prefetches keeps), then of those issued
-    private final int[] notedTags = new int[Prefetches.CAPACITY];
-    private int notedCount;
-    private final int[] issuedTags = new int[Prefetches.CAPACITY];
-    private int issuedCount;
+    private final PrefetchedTags prefetchedTags = new PrefetchedTags();
 
     private byte[] arena;
     private byte[] spare = new byte[0];
@@ -154,49 +148,24 @@ public final class ByteKeyIndex {
     public void prefetch(byte[] key, int offset, int length) {
         int tag = KeyTags.tag(key, offset, length);
         prefetches.note(BUCKET * (home(tag) & mask));
-        if (notedCount < notedTags.length) {
-            notedTags[notedCount++] = tag;
-        }
+        prefetchedTags.note(tag);
     }
 
     /** Loads the buckets {@link #prefetch} noted; returns anything. Their keys' slots: {@link #prefetchedSlots}. */
     public long issuePrefetches() {
-        System.arraycopy(notedTags, 0, issuedTags, 0, notedCount);
-        issuedCount = notedCount;
-        notedCount = 0;
+        prefetchedTags.issue();
         return prefetches.issue(table);
     }
 
     /**
      * The slots of the keys whose buckets the last {@link #issuePrefetches} loaded, in the order they
-     * were noted, found by their tag alone within the first {@value #HINT_PROBES} buckets of their run
-     * (-1: not found): a hint for loading what the lookups will need next (the key is not compared,
-     * so a slot may hold another key); written to {@code slots} (at least {@link Prefetches#CAPACITY}
-     * long), their number returned. Once only: a second call returns 0. Reads only.
+     * were noted, found by their tag alone ({@link PrefetchedTags#slots}; -1: not found): a hint for
+     * loading what the lookups will need next; written to {@code slots} (at least
+     * {@link Prefetches#CAPACITY} long), their number returned. Once only: a second call returns 0.
+     * Reads only.
      */
     public int prefetchedSlots(int[] slots) {
-        long[] t = table;
-        int m = mask;
-        int n = issuedCount;
-        for (int k = 0; k < n; k++) {
-            int tag = issuedTags[k];
-            int b = home(tag) & m;
-            int slot = -1;
-            for (int probe = 0; probe < HINT_PROBES; probe++) {
-                long e = t[BUCKET * b];
-                if (e == 0) {
-                    break;
-                }
-                if ((int) (e >>> 32) == tag) {
-                    slot = (int) e - 1;
-                    break;
-                }
-                b = (b + 1) & m;
-            }
-            slots[k] = slot;
-        }
-        issuedCount = 0;
-        return n;
+        return prefetchedTags.slots(table, mask, BUCKET, slots);
     }
 
     /** The table index of the bucket holding a key, or of the empty bucket ending its probe run. */

@@ -75,11 +75,7 @@ final class DedupIds implements AutoCloseable {
     private long placeSpill;
     private boolean placeFromCold; // whether the ids placed may be in the cold tier
 
-    // with the cold tier active, the cursors move every COLD_STEP events, their writes staged
-    private static final int COLD_STEP = 16;
-    private int stepsBehind;
-    private long steppedAt; // the stream time of the last step (checked only once the tier stepped)
-    private final StagedColdIds staged = new StagedColdIds();
+    private final StagedColdIds staged = new StagedColdIds(); // when the cold tier steps, and its writes
 
     private final EventSink forget = this::forget;
     private final EventSink spill = this::spill;
@@ -115,13 +111,7 @@ final class DedupIds implements AutoCloseable {
 
     /** Notes that {@code row}'s id will be looked up soon ({@link io.railgun.engine.state.Prefetches}). */
     void prefetch(EventRow row) {
-        if (!ids.has(row)) {
-            return;
-        }
-        byte[] id = ids.prefetchBytes(row);
-        int offset = ids.prefetchOffset(row);
-        int length = ids.prefetchLength(row);
-        hot.prefetch(id, offset, length);
+        ids.prefetch(row, hot);
     }
 
     /** Loads what {@link #prefetch} noted; returns anything. */
@@ -140,26 +130,21 @@ final class DedupIds implements AutoCloseable {
 
     /**
      * The stream time moved to {@code time}: ids move to cold, or are forgotten. With the cold tier
-     * active, every {@value #COLD_STEP} events (and before a checkpoint or a horizon change), so that
+     * active, every {@value StagedColdIds#STEP} events (and before a checkpoint or a horizon change), so that
      * the cold tier's writes of those events are made together ({@link StagedColdIds}): until then the
      * hot tier keeps the ids past its boundary (within the horizon, so duplicates still), and the cold
      * ids past the horizon's boundary count as absent ({@link ColdIds#contains}).
      */
     void advance(long time) {
         streamTime = time;
-        // the hot tier's ids left behind must be within the horizon: not after a jump in time (a
-        // difference that overflows is one too)
-        long since = time - steppedAt;
-        if (coldActive && ++stepsBehind < COLD_STEP && since >= 0 && since < horizonMs - hotHorizonMs) {
-            return;
+        if (!coldActive || staged.due(time, horizonMs - hotHorizonMs)) {
+            step();
         }
-        step();
     }
 
     /** Moves the tiers' boundaries to the stream time. */
     private void step() {
-        stepsBehind = 0;
-        steppedAt = streamTime;
+        staged.stepped(streamTime);
         if (coldActive) {
             // first: after a jump in time the spill passes ids about to be forgotten, which the filter skips
             cold.forgetBefore(boundary(horizonMs));
@@ -257,8 +242,7 @@ final class DedupIds implements AutoCloseable {
      */
     void restore(long time, long newHorizonMs, long latenessMs) {
         streamTime = time;
-        stepsBehind = 0;
-        steppedAt = time;
+        staged.stepped(time);
         horizonMs = newHorizonMs;
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs;
@@ -364,7 +348,7 @@ final class DedupIds implements AutoCloseable {
 
     /** Moves the tiers to the stream time if {@link #advance} left them behind it. */
     private void catchUp() {
-        if (stepsBehind > 0) {
+        if (staged.behind()) {
             step();
         }
     }

@@ -1,5 +1,6 @@
 package io.railgun.engine.task;
 
+import io.railgun.engine.dedup.DedupIndex;
 import io.railgun.engine.event.EventRow;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -54,28 +55,16 @@ final class EventIdKey {
         return key;
     }
 
-    /** Whether {@code row} has an id ({@link #encode} refuses it otherwise). */
-    boolean has(EventRow row) {
-        return !row.isNull(idField);
-    }
-
-    /**
-     * The id of {@code row} for a prefetch, without touching {@link #key()}: its bytes are in the
-     * array returned at {@link #prefetchOffset}, {@link #prefetchLength} long (a row with an id only).
-     */
-    byte[] prefetchBytes(EventRow row) {
-        if (stringId) {
-            return row.buffer();
+    /** Notes {@code row}'s id for a prefetch of its lookup in {@code index}, without touching {@link #key()}. */
+    void prefetch(EventRow row, DedupIndex index) {
+        if (row.isNull(idField)) {
+            return; // (processing refuses the event)
         }
-        LONG.set(longId, 0, row.getSlot(idField));
-        return longId;
-    }
-
-    int prefetchOffset(EventRow row) {
-        return stringId ? row.stringOffset(idField) : 0;
-    }
-
-    int prefetchLength(EventRow row) {
-        return stringId ? row.stringLength(idField) : 8;
+        if (stringId) {
+            index.prefetch(row.buffer(), row.stringOffset(idField), row.stringLength(idField));
+        } else {
+            LONG.set(longId, 0, row.getSlot(idField));
+            index.prefetch(longId, 0, 8);
+        }
     }
 }

@@ -3,7 +3,8 @@ package io.railgun.engine.task;
 import io.railgun.engine.state.Prefetches;
 
 /**
- * The cold tier's writes of one step of {@link DedupIds#advance}, applied together: the ids the
+ * When {@link DedupIds} moves its cold tier (a step every {@value #STEP} events, at once after a
+ * jump in time), and the cold tier's writes of one step, applied together: the ids the
  * spill cursor passes (to store) and those the forget cursor passes (to forget), in that order.
  * A write's first touches — the bucket of the write buffer's index, which holds a checkpoint
  * interval's writes (FRAUD: a million ids and more), and for a store the block of the cold ids'
@@ -17,6 +18,8 @@ import io.railgun.engine.state.Prefetches;
  */
 final class StagedColdIds {
     static final int CAPACITY = Prefetches.CAPACITY;
+    /** Events between two steps, at most. */
+    static final int STEP = 16;
 
     private final byte[][] keys = new byte[CAPACITY][]; // the tag byte ColdIds.ID, then the id
     private final int[] lengths = new int[CAPACITY]; // the id's, without the tag byte
@@ -25,6 +28,30 @@ final class StagedColdIds {
     private int count;
     @SuppressWarnings("unused") // written so that the loads are kept
     private long loaded;
+    private int behind; // events since the last step
+    private long steppedAt; // the stream time of the last step (0 before the first: a time that far on steps)
+
+    /**
+     * An event moved the stream time to {@code time}: whether a step is due. It is every
+     * {@value #STEP} events, and at once when the time moved {@code width} (the cold tier's: the
+     * horizon less the hot one) or more since the last step, as the hot tier's ids left behind must
+     * be within the horizon (a difference that overflows is such a jump too).
+     */
+    boolean due(long time, long width) {
+        long since = time - steppedAt;
+        return ++behind >= STEP || since < 0 || since >= width;
+    }
+
+    /** The tiers moved to stream time {@code time}. */
+    void stepped(long time) {
+        behind = 0;
+        steppedAt = time;
+    }
+
+    /** Whether events came since the last step. */
+    boolean behind() {
+        return behind > 0;
+    }
 
     /**
      * Stages a store ({@code store}) or a forget of the id in {@code key[1 .. 1 + length)} (after
