@@ -13,15 +13,19 @@ import io.railgun.engine.state.Prefetches;
  * ({@link Prefetches}), then the writes are made in order, finding them in the cache.
  *
  * <p>At most {@value #CAPACITY} are staged: a full stage is applied at once, so a jump in time
- * applies its writes a stage at a time. Allocation-free once each staged key has grown to the
- * longest id. Owned by the task's thread.
+ * applies its writes a stage at a time; an id longer than {@value #MAX_STAGED} bytes is not staged
+ * but written in its turn. Allocation-free: a stage's keys are {@value #CAPACITY} arrays of
+ * {@value #MAX_STAGED} + 1 bytes, whatever ids clients send. Owned by the task's thread.
  */
 final class StagedColdIds {
     static final int CAPACITY = Prefetches.CAPACITY;
     /** Events between two steps, at most. */
     static final int STEP = 16;
 
-    private final byte[][] keys = new byte[CAPACITY][]; // the tag byte ColdIds.ID, then the id
+    /** The longest id staged (bytes); a longer one is written at once, after the stage. */
+    static final int MAX_STAGED = 255;
+
+    private final byte[][] keys = new byte[CAPACITY][1 + MAX_STAGED]; // the tag byte ColdIds.ID, then the id
     private final int[] lengths = new int[CAPACITY]; // the id's, without the tag byte
     private final long[] timestamps = new long[CAPACITY];
     private final boolean[] stores = new boolean[CAPACITY]; // store, else forget
@@ -58,11 +62,13 @@ final class StagedColdIds {
      * the tag byte), counted at {@code timestamp}; applies the stage to {@code cold} when full.
      */
     void add(boolean store, byte[] key, int length, long timestamp, ColdIds cold) {
-        byte[] k = keys[count];
-        if (k == null || k.length < length + 1) {
-            k = keys[count] = new byte[Math.max(length + 1, 32)];
+        if (length > MAX_STAGED) {
+            // after the staged ones, in order; not copied (a stage holds a few KB, whatever ids clients send)
+            apply(cold);
+            write(store, key, length, timestamp, cold);
+            return;
         }
-        System.arraycopy(key, 0, k, 0, length + 1);
+        System.arraycopy(key, 0, keys[count], 0, length + 1);
         lengths[count] = length;
         timestamps[count] = timestamp;
         stores[count] = store;
@@ -82,13 +88,17 @@ final class StagedColdIds {
         }
         sum += cold.issuePrefetches();
         for (int i = 0; i < count; i++) {
-            if (stores[i]) {
-                cold.store(keys[i], lengths[i], timestamps[i]);
-            } else {
-                cold.forget(keys[i], lengths[i], timestamps[i]);
-            }
+            write(stores[i], keys[i], lengths[i], timestamps[i], cold);
         }
         count = 0;
         loaded += sum;
+    }
+
+    private static void write(boolean store, byte[] key, int length, long timestamp, ColdIds cold) {
+        if (store) {
+            cold.store(key, length, timestamp);
+        } else {
+            cold.forget(key, length, timestamp);
+        }
     }
 }

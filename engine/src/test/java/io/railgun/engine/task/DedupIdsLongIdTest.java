@@ -66,6 +66,25 @@ class DedupIdsLongIdTest {
         assertThat(isNew(ids, LONG_ID, 60)).isFalse();
     }
 
+    /** An id longer than a stage of cold writes holds is written in its turn, between staged ones. */
+    @Test
+    void anIdLongerThanAStageHoldsIsWrittenInItsTurn() {
+        String huge = "H".repeat(StagedColdIds.MAX_STAGED + 45);
+        DedupIds ids = new DedupIds(reservoir, 0, true, "id", store, 10);
+        ids.setHorizon(100, 0);
+        count(ids, "s1", 1);
+        count(ids, huge, 2);
+        count(ids, "s2", 3);
+        count(ids, "x", 30);
+        ids.markCheckpoint(); // the tiers catch up: spill boundary 19
+        assertThat(store.keysWithTag((byte) 1)).as("cold ids").isEqualTo(3);
+        assertThat(isNew(ids, huge, 31)).isFalse();
+        assertThat(isNew(ids, "s2", 31)).isFalse();
+        count(ids, "y", 200); // a jump of the tier's width: forget boundary 99, at once
+        assertThat(store.keysWithTag((byte) 1)).as("cold ids left after all were forgotten").isZero();
+        assertThat(isNew(ids, huge, 200)).isTrue();
+    }
+
     private void count(DedupIds ids, String id, long t) {
         assertThat(isNew(ids, id, t)).as("id %s", id).isTrue();
         ids.remember(t);
