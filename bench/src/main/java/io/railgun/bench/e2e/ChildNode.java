@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * io.railgun.node.cli.Main start}, classes from {@code node/target/classes} and {@code
  * node/target/classpath.txt}, which the build writes) with an embedded broker, a temporary data
  * directory and HTTP on a free port of 127.0.0.1. Its GC, heap and JIT are its own, as in
- * production; on a 2-core machine it still shares the cores with the injector. Its output goes to
+ * production; on a 2-core machine it still shares the cores with the injector. For {@code --node
+ * http-floor[-hop]} the child runs the node's HTTP layer alone instead ({@code
+ * io.railgun.node.http.HttpFloor} from {@code node/target/test-classes}), with the same JVM options. Its output goes to
  * a log file; the start-up line {@code ... serving http://...} gives its URI. {@link #close} sends
  * SIGTERM (graceful stop), and kills it if it has not stopped within a minute.
  */
@@ -63,13 +65,21 @@ final class ChildNode implements NodeUnderTest {
                     + ",settings=profile,dumponexit=true");
         }
         command.add("-cp");
-        command.add(classes.toAbsolutePath() + ":" + Files.readString(classpathFile).strip());
-        command.addAll(List.of("io.railgun.node.cli.Main", "start", "--data-dir", dataDir.toString(), "--host",
-                "127.0.0.1", "--port", "0"));
-        if (o.processors() > 0) {
-            command.addAll(List.of("--processors", Integer.toString(o.processors())));
+        String classpath = classes.toAbsolutePath() + ":" + Files.readString(classpathFile).strip();
+        if (o.floor()) {
+            Path testClasses = Path.of("node", "target", "test-classes");
+            command.add(testClasses.toAbsolutePath() + ":" + classpath);
+            command.addAll(List.of("io.railgun.node.http.HttpFloor", "0",
+                    o.nodeMode().endsWith("-hop") ? "hop" : "inline"));
+        } else {
+            command.add(classpath);
+            command.addAll(List.of("io.railgun.node.cli.Main", "start", "--data-dir", dataDir.toString(), "--host",
+                    "127.0.0.1", "--port", "0"));
+            if (o.processors() > 0) {
+                command.addAll(List.of("--processors", Integer.toString(o.processors())));
+            }
+            command.addAll(o.nodeArgs());
         }
-        command.addAll(o.nodeArgs());
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         // RAILGUN_* variables of the caller's shell would configure this node too (flags win only for
         // the settings given above): the node under test gets the defaults and nothing else.

@@ -77,6 +77,11 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                                          production; run from node/target/classes + node/target/classpath.txt)
                                          or in this JVM (Node.start: shares the heap and GC with the injector,
                                          and its CPU figures are the node's and the injector's together)
+              --node http-floor|http-floor-hop
+                                         the floor under the node instead: the node's HTTP layer in a child JVM
+                                         over a stand-in that answers every event at once, with no Kafka and no
+                                         engine (node/src/test/.../HttpFloor), on the event loop or, with -hop,
+                                         from one other thread as a processor unit does; replies not checked
               --node-java-opts "OPTS"    child node's JVM options (default: the railgun script's, "%s")
               --node-args "ARGS"         more options of the child node's 'railgun start' (space-separated), e.g.
                                          "--kafka-property linger.ms=1 --checkpoint-interval 30s"
@@ -201,7 +206,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                     String v = args[++i];
                     switch (a) {
                         case "--url" -> url = v.endsWith("/") ? v.substring(0, v.length() - 1) : v;
-                        case "--node" -> nodeMode = oneOf(a, v, "child", "in-process");
+                        case "--node" -> nodeMode = oneOf(a, v, "child", "in-process", "http-floor", "http-floor-hop");
                         case "--node-java-opts" -> nodeJavaOpts = v;
                         case "--node-args" -> nodeArgs = v.isBlank() ? List.of() : List.of(v.strip().split("\\s+"));
                         case "--processors" -> processors = positive(a, Integer.parseInt(v));
@@ -251,7 +256,14 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                 }
             }
         }
-        if (jfr && (url != null || !nodeMode.equals("child"))) {
+        boolean floor = nodeMode.startsWith("http-floor");
+        if (floor && url != null) {
+            throw new IllegalArgumentException("--node " + nodeMode + " starts its own floor: drop --url");
+        }
+        if (floor) {
+            checkEvery = 0; // the floor answers every event with the same reply
+        }
+        if (jfr && (url != null || nodeMode.equals("in-process"))) {
             throw new IllegalArgumentException("--jfr records a child node: drop --url / --node in-process, or give "
                     + "-XX:StartFlightRecording=... in BENCH_JAVA_OPTS");
         }
@@ -268,7 +280,7 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
             firstWarmupMs = warmupMs;
         }
         if (label == null) {
-            label = url == null && nodeMode.equals("child") ? gcLabel(nodeJavaOpts) : "";
+            label = url == null && !nodeMode.equals("in-process") ? gcLabel(nodeJavaOpts) : "";
         }
         return new E2eOptions(url, nodeMode, nodeJavaOpts, nodeArgs, processors, jfr, query, stream, partitions, rates,
                 eventRate, warmupMs, firstWarmupMs, durationMs, connections, clientExecutor, timeoutMs, lateness, cards, seed, checkEvery,
@@ -304,9 +316,14 @@ record E2eOptions(String url, String nodeMode, String nodeJavaOpts, List<String>
                 + (batch > 1 ? "-batch" + batch : "") + (sweep() ? "-sweep" : "");
     }
 
-    /** How the node is reached, for labels: {@code url}, {@code child} or {@code in-process}. */
+    /** How the node is reached, for labels: {@code url}, {@code child}, {@code in-process} or a floor's name. */
     String mode() {
         return url != null ? "url" : nodeMode;
+    }
+
+    /** Whether the node is a floor ({@code --node http-floor...}), which computes nothing. */
+    boolean floor() {
+        return url == null && nodeMode.startsWith("http-floor");
     }
 
     /** Whether the rates are a sweep (L2), which stops at the first failing step. */

@@ -1,6 +1,7 @@
 package io.railgun.bench.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,18 @@ class E2eOptionsTest {
                 .resultsName()).isEqualTo("e2e-p51-child-g1-vs");
         assertThat(E2eOptions.gcLabel("-XX:+UseG1GC -XX:MaxRAMPercentage=50")).isEqualTo("g1");
         assertThat(E2eOptions.gcLabel(E2eOptions.DEFAULT_NODE_JAVA_OPTS)).isEmpty();
+    }
+
+    @Test
+    void theHttpFloorIsAChildWhoseRepliesAreNotChecked() {
+        E2eOptions floor = E2eOptions.parse(new String[] {"--node", "http-floor-hop"});
+        assertThat(floor.floor()).isTrue();
+        assertThat(floor.checkEvery()).isZero();
+        assertThat(floor.resultsName()).isEqualTo("e2e-p51-http-floor-hop");
+        assertThat(E2eOptions.parse(new String[] {"--node", "child"}).floor()).isFalse();
+        assertThat(E2eOptions.parse(new String[] {}).checkEvery()).isEqualTo(100);
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--node", "http-floor", "--url", "http://x:1"}))
+                .hasMessageContaining("drop --url");
     }
 
     @Test
