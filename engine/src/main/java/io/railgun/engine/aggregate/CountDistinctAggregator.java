@@ -10,6 +10,8 @@ import io.railgun.engine.task.Reply;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Exact {@code COUNT(DISTINCT expr)}: a multiset per key, whose first value is kept in the key's
@@ -33,12 +35,18 @@ import java.nio.ByteOrder;
  * events. An entry's multiplicity, next and prev sit side by side in one int array (three ints per
  * entry): one cache miss per entry update instead of three.
  *
+ * <p>Multiplicities are exact up to 2^60 in the record and 2^63 in the index (a value repeated
+ * 2^31 times is three quarters of an hour of one key at 1 M ev/s, under a long window): an index
+ * entry's int holds its multiplicity below {@link #largeFrom}, and from there on says that the
+ * multiplicity is in {@link #large}, by entry.
+ *
  * <p>Record, {@value #WIDTH} longs: the number of distinct values, the record's value (its bytes,
- * little-endian, zero-padded), its length in bytes &lt;&lt; 32 | its multiplicity (0: no value in
+ * little-endian, zero-padded), its length in bytes &lt;&lt; 60 | its multiplicity (0: no value in
  * the record). External state, saved per key, little-endian: {@code int n}, then the key's n values
- * in the index, each {@code int length, length value bytes, int multiplicity}; value bytes are the
- * UTF-8 string, or the 8-byte long / double bits / boolean. State saved before the record held a
- * value (a record of one long) is restored with every value in the index.
+ * in the index, each {@code int length, length value bytes, int multiplicity} — or, for a
+ * multiplicity over {@code Integer.MAX_VALUE - 1}, {@code int -1, long multiplicity}; value bytes
+ * are the UTF-8 string, or the 8-byte long / double bits / boolean. State saved before the record
+ * held a value (a record of one long) is restored with every value in the index.
  */
 public final class CountDistinctAggregator extends Aggregator {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -49,7 +57,9 @@ public final class CountDistinctAggregator extends Aggregator {
     private static final int DISTINCT = 0;
     private static final int VALUE = 1;
     private static final int LENGTH_MULTIPLICITY = 2;
-    private static final long MULTIPLICITY_MASK = 0xFFFF_FFFFL;
+    private static final int LENGTH_SHIFT = 60;
+    private static final long MULTIPLICITY_MASK = (1L << LENGTH_SHIFT) - 1;
+    private static final int SAVED_AS_LONG = -1; // a saved multiplicity that follows as a long
     private static final int NOT_INLINE = -1; // a value longer than 8 bytes
 
     private final ByteKeyIndex multiset = new ByteKeyIndex(1024);
@@ -59,6 +69,9 @@ public final class CountDistinctAggregator extends Aggregator {
     private static final int NEXT = 1;
     private static final int PREV = 2;
     private int[] entries = new int[0];
+    // an entry's int from which its multiplicity is in large (Integer.MAX_VALUE; lower in tests)
+    private final int largeFrom;
+    private final Map<Integer, Long> large = new HashMap<>();
     // per key slot: first entry of the key's list, + 1 (0 = none)
     private int[] head = new int[0];
     private byte[] scratch = new byte[64];
@@ -67,7 +80,16 @@ public final class CountDistinctAggregator extends Aggregator {
     private int inlineLength;
 
     public CountDistinctAggregator(Evaluator argument) {
+        this(argument, Integer.MAX_VALUE);
+    }
+
+    /** With index multiplicities from {@code largeFrom} (at least 2) kept in {@link #large}: for tests. */
+    CountDistinctAggregator(Evaluator argument, int largeFrom) {
         super(argument);
+        if (largeFrom < 2) {
+            throw new IllegalArgumentException("largeFrom " + largeFrom);
+        }
+        this.largeFrom = largeFrom;
     }
 
     @Override
@@ -94,13 +116,13 @@ public final class CountDistinctAggregator extends Aggregator {
         inline();
         long held = record[at + LENGTH_MULTIPLICITY];
         if ((held & MULTIPLICITY_MASK) != 0) {
-            if (inlineLength == (int) (held >>> 32) && inlineBits == record[at + VALUE]) {
+            if (inlineLength == (int) (held >>> LENGTH_SHIFT) && inlineBits == record[at + VALUE]) {
                 record[at + LENGTH_MULTIPLICITY] = held + 1;
                 return;
             }
         } else if (inlineLength != NOT_INLINE && head[slot] == 0) {
             record[at + VALUE] = inlineBits;
-            record[at + LENGTH_MULTIPLICITY] = (long) inlineLength << 32 | 1;
+            record[at + LENGTH_MULTIPLICITY] = (long) inlineLength << LENGTH_SHIFT | 1;
             record[at + DISTINCT]++;
             return;
         }
@@ -110,7 +132,12 @@ public final class CountDistinctAggregator extends Aggregator {
             link(slot, -r - 1, 1);
             record[at + DISTINCT]++;
         } else {
-            entries[ENTRY * r + MULTIPLICITY]++;
+            int m = entries[ENTRY * r + MULTIPLICITY];
+            if (m < largeFrom - 1) {
+                entries[ENTRY * r + MULTIPLICITY] = m + 1;
+            } else {
+                addLarge(r, m);
+            }
         }
     }
 
@@ -122,7 +149,8 @@ public final class CountDistinctAggregator extends Aggregator {
         int at = base + offset;
         inline();
         long held = record[at + LENGTH_MULTIPLICITY];
-        if ((held & MULTIPLICITY_MASK) != 0 && inlineLength == (int) (held >>> 32) && inlineBits == record[at + VALUE]) {
+        if ((held & MULTIPLICITY_MASK) != 0 && inlineLength == (int) (held >>> LENGTH_SHIFT)
+                && inlineBits == record[at + VALUE]) {
             if ((held & MULTIPLICITY_MASK) == 1) {
                 record[at + VALUE] = 0;
                 record[at + LENGTH_MULTIPLICITY] = 0;
@@ -134,13 +162,47 @@ public final class CountDistinctAggregator extends Aggregator {
         }
         int len = encode(slot);
         int entry = multiset.find(scratch, 0, len);
-        if (entry >= 0 && --entries[ENTRY * entry + MULTIPLICITY] == 0) {
+        if (entry < 0) {
+            return;
+        }
+        int m = entries[ENTRY * entry + MULTIPLICITY];
+        if (m == largeFrom) {
+            removeLarge(entry);
+        } else if (m > 1) {
+            entries[ENTRY * entry + MULTIPLICITY] = m - 1;
+        } else {
             unlink(slot, entry);
             // by the value's bytes, whose bucket find() just read: removeSlot would read the key back
             // from the arena first (two more cache misses)
             multiset.remove(scratch, 0, len);
             record[at + DISTINCT]--;
         }
+    }
+
+    /** One more event of the value at {@code entry}, whose int is {@code m} (at least largeFrom - 1). */
+    private void addLarge(int entry, int m) {
+        if (m < largeFrom) {
+            entries[ENTRY * entry + MULTIPLICITY] = largeFrom;
+            large.put(entry, (long) largeFrom);
+        } else {
+            large.merge(entry, 1L, Long::sum);
+        }
+    }
+
+    /** One event less of the value at {@code entry}, whose multiplicity is in {@link #large}. */
+    private void removeLarge(int entry) {
+        long left = large.get(entry) - 1;
+        if (left < largeFrom) {
+            large.remove(entry);
+            entries[ENTRY * entry + MULTIPLICITY] = (int) left;
+        } else {
+            large.put(entry, left);
+        }
+    }
+
+    private long multiplicity(int entry) {
+        int m = entries[ENTRY * entry + MULTIPLICITY];
+        return m == largeFrom ? large.get(entry) : m;
     }
 
     /** A key emptied by expiry holds no entry (its count is 0): its list head is not reached. */
@@ -158,6 +220,9 @@ public final class CountDistinctAggregator extends Aggregator {
         while (e != 0) {
             int entry = e - 1;
             e = entries[ENTRY * entry + NEXT];
+            if (entries[ENTRY * entry + MULTIPLICITY] == largeFrom) {
+                large.remove(entry);
+            }
             multiset.removeSlot(entry);
         }
         head[slot] = 0;
@@ -174,7 +239,13 @@ public final class CountDistinctAggregator extends Aggregator {
                 scratch = new byte[Math.max(scratch.length * 2, len)];
             }
             multiset.copyKey(entry, scratch, 0);
-            out.putBytes(scratch, SLOT_BYTES, len - SLOT_BYTES).putInt(entries[ENTRY * entry + MULTIPLICITY]);
+            out.putBytes(scratch, SLOT_BYTES, len - SLOT_BYTES);
+            long m = multiplicity(entry);
+            if (m < Integer.MAX_VALUE) {
+                out.putInt((int) m);
+            } else {
+                out.putInt(SAVED_AS_LONG).putLong(m);
+            }
             n++;
         }
         out.patchInt(count, n);
@@ -193,7 +264,8 @@ public final class CountDistinctAggregator extends Aggregator {
             }
             INT.set(scratch, 0, slot);
             System.arraycopy(in.buffer(), in.position() - len, scratch, SLOT_BYTES, len);
-            int count = in.getInt();
+            int saved = in.getInt();
+            long count = saved == SAVED_AS_LONG ? in.getLong() : saved;
             if (count <= 0) {
                 throw new IllegalStateException("corrupt state value: COUNT DISTINCT multiplicity " + count);
             }
@@ -217,12 +289,17 @@ public final class CountDistinctAggregator extends Aggregator {
     }
 
     /** Initialises a new multiset entry of the key at {@code slot} and puts it at the head of its list. */
-    private void link(int slot, int entry, int count) {
+    private void link(int slot, int entry, long count) {
         if (entries.length < ENTRY * multiset.capacity()) {
             entries = Columns.grow(entries, ENTRY * multiset.capacity());
         }
         int at = ENTRY * entry;
-        entries[at + MULTIPLICITY] = count;
+        if (count < largeFrom) {
+            entries[at + MULTIPLICITY] = (int) count;
+        } else {
+            entries[at + MULTIPLICITY] = largeFrom;
+            large.put(entry, count);
+        }
         int first = head[slot];
         entries[at + NEXT] = first;
         entries[at + PREV] = 0;

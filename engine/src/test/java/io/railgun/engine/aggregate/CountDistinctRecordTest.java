@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The value a COUNT DISTINCT record holds, and state saved before records held one: a key saved
  * with a record of one long (the count) and every value in its external state is restored exact,
- * and its values then leave as they should. (Round trips of the current layout, on random streams
- * against an oracle: {@link ExternalStateRoundTripTest}.)
+ * and its values then leave as they should. Multiplicities past an int are saved and restored as
+ * longs. (Round trips of the current layout, on random streams against an oracle, also with
+ * multiplicities kept as past an int from 2: {@link ExternalStateRoundTripTest}.)
  */
 class CountDistinctRecordTest {
     private static final int BASE = 1; // the node's population long comes first
@@ -35,6 +36,63 @@ class CountDistinctRecordTest {
             stringLength = stringBuffer.length;
             return true;
         }
+    }
+
+    @Test
+    void multiplicitiesPastAnIntAreSavedAndRestoredAsLongs() {
+        StringArgument argument = new StringArgument();
+        CountDistinctAggregator a = new CountDistinctAggregator(argument);
+        a.offset(BASE);
+        a.ensureCapacity(SLOT + 1);
+        long[] record = new long[BASE + CountDistinctAggregator.WIDTH];
+        String longValue = "a country longer than eight bytes"; // in the index, not the record
+        long many = 5_000_000_000L;
+
+        StateWriter out = new StateWriter();
+        out.putInt(2);
+        byte[] b = longValue.getBytes(StandardCharsets.UTF_8);
+        out.putBytes(b, 0, b.length).putInt(-1).putLong(many);
+        byte[] us = "US".getBytes(StandardCharsets.UTF_8);
+        out.putBytes(us, 0, us.length).putInt(Integer.MAX_VALUE - 1);
+        StateReader in = new StateReader().reset(out.buffer(), 0, out.length());
+        a.loadExternal(record, 0, SLOT, in);
+        assertThat(in.hasRemaining()).isFalse();
+        record[BASE] = 2;
+
+        argument.value = longValue;
+        a.expire(record, 0, SLOT, 0, 0, null);
+        a.expire(record, 0, SLOT, 0, 0, null);
+        a.arrive(record, 0, SLOT, 0, 0, null);
+        argument.value = "US";
+        a.arrive(record, 0, SLOT, 0, 0, null); // Integer.MAX_VALUE now: saved as a long too
+        assertThat(record[BASE]).isEqualTo(2);
+
+        StateWriter saved = new StateWriter();
+        a.saveExternal(SLOT, saved);
+        StateReader back = new StateReader().reset(saved.buffer(), 0, saved.length());
+        assertThat(back.getInt()).isEqualTo(2);
+        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        for (int i = 0; i < 2; i++) {
+            int len = back.getBytesLength();
+            String value = new String(back.buffer(), back.position() - len, len, StandardCharsets.UTF_8);
+            assertThat(back.getInt()).as("the long form's mark").isEqualTo(-1);
+            counts.put(value, back.getLong());
+        }
+        assertThat(counts).containsEntry(longValue, many - 1).containsEntry("US", (long) Integer.MAX_VALUE);
+
+        // restored elsewhere, the values leave only with their last event
+        CountDistinctAggregator c = new CountDistinctAggregator(argument, 3);
+        c.offset(BASE);
+        c.ensureCapacity(SLOT + 1);
+        long[] copy = record.clone();
+        c.loadExternal(copy, 0, SLOT, new StateReader().reset(saved.buffer(), 0, saved.length()));
+        argument.value = "US";
+        for (long i = 0; i < 5; i++) {
+            c.expire(copy, 0, SLOT, 0, 0, null);
+        }
+        assertThat(copy[BASE]).isEqualTo(2);
+        c.reset(SLOT);
+        assertThat(c.distinctEntries()).isZero();
     }
 
     @Test
