@@ -38,12 +38,18 @@ class CountDistinctRecordTest {
         }
     }
 
+    /** An aggregator laid out at {@link #BASE} with room for {@link #SLOT}. */
+    private static CountDistinctAggregator aggregator(StringArgument argument, int largeFrom) {
+        CountDistinctAggregator a = new CountDistinctAggregator(argument, largeFrom);
+        a.offset(BASE);
+        a.ensureCapacity(SLOT + 1);
+        return a;
+    }
+
     @Test
     void multiplicitiesPastAnIntAreSavedAndRestoredAsLongs() {
         StringArgument argument = new StringArgument();
-        CountDistinctAggregator a = new CountDistinctAggregator(argument);
-        a.offset(BASE);
-        a.ensureCapacity(SLOT + 1);
+        CountDistinctAggregator a = aggregator(argument, Integer.MAX_VALUE);
         long[] record = new long[BASE + CountDistinctAggregator.WIDTH];
         String longValue = "a country longer than eight bytes"; // in the index, not the record
         long many = 5_000_000_000L;
@@ -81,9 +87,7 @@ class CountDistinctRecordTest {
         assertThat(counts).containsEntry(longValue, many - 1).containsEntry("US", (long) Integer.MAX_VALUE);
 
         // restored elsewhere, the values leave only with their last event
-        CountDistinctAggregator c = new CountDistinctAggregator(argument, 3);
-        c.offset(BASE);
-        c.ensureCapacity(SLOT + 1);
+        CountDistinctAggregator c = aggregator(argument, 3);
         long[] copy = record.clone();
         c.loadExternal(copy, 0, SLOT, new StateReader().reset(saved.buffer(), 0, saved.length()));
         argument.value = "US";
@@ -98,9 +102,7 @@ class CountDistinctRecordTest {
     @Test
     void aKeySavedWithTheCountAloneIsRestoredWithEveryValueInTheIndex() {
         StringArgument argument = new StringArgument();
-        CountDistinctAggregator a = new CountDistinctAggregator(argument);
-        a.offset(BASE);
-        a.ensureCapacity(SLOT + 1);
+        CountDistinctAggregator a = aggregator(argument, Integer.MAX_VALUE);
         long[] record = new long[BASE + CountDistinctAggregator.WIDTH];
 
         // the external state of the old layout: int n, then each value's length, bytes and multiplicity
