@@ -36,9 +36,10 @@ import java.util.Map;
  * entry): one cache miss per entry update instead of three.
  *
  * <p>Multiplicities are exact up to 2^60 in the record and 2^63 in the index (a value repeated
- * 2^31 times is three quarters of an hour of one key at 1 M ev/s, under a long window): an index
- * entry's int holds its multiplicity below {@link #largeFrom}, and from there on says that the
- * multiplicity is in {@link #large}, by entry.
+ * 2^31 times is 36 minutes of one key at 1 M ev/s, under a long window): an index entry's int
+ * stays under {@link #largeFrom}; when an event would take it there, half of that is moved to the
+ * entry's count in {@link #carried}, and moved back when the int would fall to 0 while some is
+ * carried. So the map is touched once in {@code largeFrom / 2} events of such a value, not per event.
  *
  * <p>Record, {@value #WIDTH} longs: the number of distinct values, the record's value (its bytes,
  * little-endian, zero-padded), its length in bytes &lt;&lt; 60 | its multiplicity (0: no value in
@@ -69,9 +70,11 @@ public final class CountDistinctAggregator extends Aggregator {
     private static final int NEXT = 1;
     private static final int PREV = 2;
     private int[] entries = new int[0];
-    // an entry's int from which its multiplicity is in large (Integer.MAX_VALUE; lower in tests)
+    // the bound of an entry's int (Integer.MAX_VALUE; lower in tests), and what is moved at a time
     private final int largeFrom;
-    private final Map<Integer, Long> large = new HashMap<>();
+    private final int half;
+    // per entry whose multiplicity went past the int: the events counted here rather than in its int
+    private final Map<Integer, Long> carried = new HashMap<>();
     // per key slot: first entry of the key's list, + 1 (0 = none)
     private int[] head = new int[0];
     private byte[] scratch = new byte[64];
@@ -83,13 +86,14 @@ public final class CountDistinctAggregator extends Aggregator {
         this(argument, Integer.MAX_VALUE);
     }
 
-    /** With index multiplicities from {@code largeFrom} (at least 2) kept in {@link #large}: for tests. */
+    /** With index multiplicities from {@code largeFrom} (at least 2) partly {@link #carried}: for tests. */
     CountDistinctAggregator(Evaluator argument, int largeFrom) {
         super(argument);
         if (largeFrom < 2) {
             throw new IllegalArgumentException("largeFrom " + largeFrom);
         }
         this.largeFrom = largeFrom;
+        this.half = largeFrom / 2;
     }
 
     @Override
@@ -136,7 +140,8 @@ public final class CountDistinctAggregator extends Aggregator {
             if (m < largeFrom - 1) {
                 entries[ENTRY * r + MULTIPLICITY] = m + 1;
             } else {
-                addLarge(r, m);
+                carried.merge(r, (long) half, Long::sum); // once in half events of this value
+                entries[ENTRY * r + MULTIPLICITY] = m + 1 - half;
             }
         }
     }
@@ -166,10 +171,10 @@ public final class CountDistinctAggregator extends Aggregator {
             return;
         }
         int m = entries[ENTRY * entry + MULTIPLICITY];
-        if (m == largeFrom) {
-            removeLarge(entry);
-        } else if (m > 1) {
+        if (m > 1) {
             entries[ENTRY * entry + MULTIPLICITY] = m - 1;
+        } else if (!carried.isEmpty() && carried.containsKey(entry)) {
+            entries[ENTRY * entry + MULTIPLICITY] = uncarry(entry); // m - 1 + what comes back, m being 1
         } else {
             unlink(slot, entry);
             // by the value's bytes, whose bucket find() just read: removeSlot would read the key back
@@ -179,30 +184,21 @@ public final class CountDistinctAggregator extends Aggregator {
         }
     }
 
-    /** One more event of the value at {@code entry}, whose int is {@code m} (at least largeFrom - 1). */
-    private void addLarge(int entry, int m) {
-        if (m < largeFrom) {
-            entries[ENTRY * entry + MULTIPLICITY] = largeFrom;
-            large.put(entry, (long) largeFrom);
+    /** Takes up to {@link #half} of the events {@link #carried} for {@code entry} back; returns how many. */
+    private int uncarry(int entry) {
+        long c = carried.get(entry);
+        int back = (int) Math.min(c, half);
+        if (c == back) {
+            carried.remove(entry);
         } else {
-            large.merge(entry, 1L, Long::sum);
+            carried.put(entry, c - back);
         }
-    }
-
-    /** One event less of the value at {@code entry}, whose multiplicity is in {@link #large}. */
-    private void removeLarge(int entry) {
-        long left = large.get(entry) - 1;
-        if (left < largeFrom) {
-            large.remove(entry);
-            entries[ENTRY * entry + MULTIPLICITY] = (int) left;
-        } else {
-            large.put(entry, left);
-        }
+        return back;
     }
 
     private long multiplicity(int entry) {
-        int m = entries[ENTRY * entry + MULTIPLICITY];
-        return m == largeFrom ? large.get(entry) : m;
+        long m = entries[ENTRY * entry + MULTIPLICITY];
+        return carried.isEmpty() ? m : m + carried.getOrDefault(entry, 0L);
     }
 
     /** A key emptied by expiry holds no entry (its count is 0): its list head is not reached. */
@@ -220,8 +216,8 @@ public final class CountDistinctAggregator extends Aggregator {
         while (e != 0) {
             int entry = e - 1;
             e = entries[ENTRY * entry + NEXT];
-            if (entries[ENTRY * entry + MULTIPLICITY] == largeFrom) {
-                large.remove(entry);
+            if (!carried.isEmpty()) {
+                carried.remove(entry);
             }
             multiset.removeSlot(entry);
         }
@@ -297,8 +293,8 @@ public final class CountDistinctAggregator extends Aggregator {
         if (count < largeFrom) {
             entries[at + MULTIPLICITY] = (int) count;
         } else {
-            entries[at + MULTIPLICITY] = largeFrom;
-            large.put(entry, count);
+            entries[at + MULTIPLICITY] = half;
+            carried.put(entry, count - half);
         }
         int first = head[slot];
         entries[at + NEXT] = first;
