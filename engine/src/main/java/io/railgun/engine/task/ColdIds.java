@@ -83,10 +83,9 @@ final class ColdIds {
         return filter.touchForAdd(key, 1, len, timestamp);
     }
 
-    /** Notes that the id in {@code key} will be forgotten soon ({@link StagedColdIds}); returns anything. */
-    long prefetchForget(byte[] key, int len) {
+    /** Notes that the id in {@code key} will be forgotten soon ({@link StagedColdIds}). */
+    void prefetchForget(byte[] key, int len) {
         keys.prefetchWrite(key, 0, len + 1);
-        return 0;
     }
 
     /** Loads the write buffer's buckets noted by the two above; returns anything. */

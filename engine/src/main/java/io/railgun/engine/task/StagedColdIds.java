@@ -84,7 +84,11 @@ final class StagedColdIds {
         }
         long sum = 0;
         for (int i = 0; i < count; i++) {
-            sum += stores[i] ? cold.prefetchStore(keys[i], lengths[i], timestamps[i]) : cold.prefetchForget(keys[i], lengths[i]);
+            if (stores[i]) {
+                sum += cold.prefetchStore(keys[i], lengths[i], timestamps[i]);
+            } else {
+                cold.prefetchForget(keys[i], lengths[i]);
+            }
         }
         sum += cold.issuePrefetches();
         for (int i = 0; i < count; i++) {
