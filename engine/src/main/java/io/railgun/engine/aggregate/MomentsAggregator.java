@@ -47,7 +47,6 @@ public final class MomentsAggregator extends Aggregator {
     private WideMoments[] wide;
     private int slots;
     // scratch, reused: one task thread
-    private final long[] value = new long[FixedPoint.LIMBS];
     private final long[] magnitude = new long[S1_LIMBS];
     private final long[] square = new long[2 * S1_LIMBS];
     private final long[] scaled = new long[S2_LIMBS + 1];
@@ -107,22 +106,31 @@ public final class MomentsAggregator extends Aggregator {
 
     private void accumulate(long[] record, int at, int slot, boolean remove) {
         record[at + N] += remove ? -1 : 1;
-        boolean exact;
+        // the value as m * 2^shift in units of 2^-96: added to the limbs it spans, not as four limbs
+        long m;
+        int shift;
+        boolean negative;
         if (longArgument) {
-            FixedPoint.ofLong(argument.longValue, value);
-            exact = true;
+            long v = argument.longValue;
+            negative = v < 0;
+            m = negative ? -v : v; // Long.MIN_VALUE stays 2^63, read unsigned: its magnitude
+            shift = FixedPoint.SCALE_BITS;
         } else {
-            exact = FixedPoint.ofDouble(argument.doubleValue, value);
+            long parts = FixedPoint.split(argument.doubleValue);
+            if (parts == FixedPoint.NOT_EXACT) {
+                accumulateWide(record, at, slot, remove);
+                return;
+            }
+            m = FixedPoint.mantissa(parts);
+            shift = FixedPoint.shift(parts);
+            negative = FixedPoint.negative(parts);
         }
-        if (!exact) {
-            accumulateWide(record, at, slot, remove);
+        if (m == 0) {
             return;
         }
-        WideInteger.addSigned(record, at + S1, S1_LIMBS, value, FixedPoint.LIMBS, remove);
+        WideInteger.addShifted(record, at + S1, S1_LIMBS, m, shift, remove != negative);
         if (squares) {
-            WideInteger.magnitude(value, 0, FixedPoint.LIMBS, magnitude);
-            WideInteger.multiply(magnitude, 0, FixedPoint.LIMBS, magnitude, 0, FixedPoint.LIMBS, square);
-            WideInteger.addUnsigned(record, at + S2, S2_LIMBS, square, 2 * FixedPoint.LIMBS, remove);
+            WideInteger.addShifted128(record, at + S2, S2_LIMBS, m * m, Math.unsignedMultiplyHigh(m, m), 2 * shift, remove);
         }
     }
 

@@ -9,25 +9,11 @@ package io.railgun.engine.aggregate;
 final class WideInteger {
     private WideInteger() {}
 
-    /**
-     * {@code acc[off..off+len) += v} (or {@code -= v}), where v is the two's-complement
-     * {@code v[0..vLen)} sign-extended; done at the accumulator's width, so negating the most
-     * negative v is exact too.
-     */
-    static void addSigned(long[] acc, int off, int len, long[] v, int vLen, boolean subtract) {
-        add(acc, off, len, v, vLen, v[vLen - 1] >> 63, subtract);
-    }
-
     /** {@code acc[off..off+len) += v[0..vLen)} (or -=, when {@code subtract}), v unsigned, zero-extended. */
     static void addUnsigned(long[] acc, int off, int len, long[] v, int vLen, boolean subtract) {
-        add(acc, off, len, v, vLen, 0L, subtract);
-    }
-
-    /** Adds or subtracts {@code v}, extended with limbs equal to {@code extension}, with carry or borrow. */
-    private static void add(long[] acc, int off, int len, long[] v, int vLen, long extension, boolean subtract) {
         long carry = 0;
         for (int i = 0; i < len; i++) {
-            long x = i < vLen ? v[i] : extension;
+            long x = i < vLen ? v[i] : 0L;
             long a = acc[off + i];
             if (!subtract) {
                 long s = a + x;
@@ -44,6 +30,56 @@ final class WideInteger {
                 acc[off + i] = t;
                 carry = b1 + b2;
             }
+        }
+    }
+
+    /**
+     * {@code acc[off..off+len) += m * 2^shift} (or -=, when {@code subtract}) for an unsigned m of
+     * at most 64 bits, modulo 2^(64 len): what {@link #addUnsigned} does with m placed in limbs,
+     * touching only the limbs it spans and those a carry reaches.
+     */
+    static void addShifted(long[] acc, int off, int len, long m, int shift, boolean subtract) {
+        int bit = shift & 63;
+        long w0 = m << bit;
+        long w1 = bit == 0 ? 0 : m >>> (64 - bit);
+        addAt(acc, off, len, shift >>> 6, w0, w1, 0, subtract);
+    }
+
+    /**
+     * {@code acc[off..off+len) += (hi:lo) * 2^shift} (or -=) for an unsigned 128-bit value: a square
+     * of {@link #addShifted}'s m.
+     */
+    static void addShifted128(long[] acc, int off, int len, long lo, long hi, int shift, boolean subtract) {
+        int bit = shift & 63;
+        long w0 = lo << bit;
+        long w1 = bit == 0 ? hi : hi << bit | lo >>> (64 - bit);
+        long w2 = bit == 0 ? 0 : hi >>> (64 - bit);
+        addAt(acc, off, len, shift >>> 6, w0, w1, w2, subtract);
+    }
+
+    /** Adds or subtracts the three limbs (w2:w1:w0) at limb {@code limb}, the carry or borrow rippled up. */
+    private static void addAt(long[] acc, int off, int len, int limb, long w0, long w1, long w2, boolean subtract) {
+        long carry = 0;
+        int i = limb;
+        for (int k = 0; k < 3 && i < len; k++, i++) {
+            long x = k == 0 ? w0 : k == 1 ? w1 : w2;
+            long a = acc[off + i];
+            if (!subtract) {
+                long s = a + x;
+                long t = s + carry;
+                carry = (Long.compareUnsigned(s, a) < 0 ? 1 : 0) + (Long.compareUnsigned(t, s) < 0 ? 1 : 0);
+                acc[off + i] = t;
+            } else {
+                long d = a - x;
+                long t = d - carry;
+                carry = (Long.compareUnsigned(a, x) < 0 ? 1 : 0) + (Long.compareUnsigned(d, carry) < 0 ? 1 : 0);
+                acc[off + i] = t;
+            }
+        }
+        for (; carry != 0 && i < len; i++) {
+            long a = acc[off + i];
+            acc[off + i] = subtract ? a - 1 : a + 1;
+            carry = (subtract ? a == 0 : a == -1L) ? 1 : 0;
         }
     }
 

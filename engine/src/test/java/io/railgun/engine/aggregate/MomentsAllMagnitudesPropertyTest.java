@@ -156,7 +156,7 @@ class MomentsAllMagnitudesPropertyTest {
             BigDecimal v = new BigDecimal(x);
             s1 = s1.add(v);
             s2 = s2.add(v.multiply(v));
-            wide |= !FixedPoint.ofDouble(x, new long[FixedPoint.LIMBS]);
+            wide |= FixedPoint.split(x) == FixedPoint.NOT_EXACT;
         }
         BigDecimal count = BigDecimal.valueOf(n);
         BigDecimal num;
