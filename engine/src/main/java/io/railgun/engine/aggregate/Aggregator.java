@@ -50,6 +50,15 @@ public abstract class Aggregator {
     /** Makes room for slots in [0, slots) in this aggregator's own columns, if it has any. */
     public void ensureCapacity(int slots) {}
 
+    /**
+     * Whether this aggregator is fed events: false when its {@link #arrive}, {@link #expire} and
+     * {@link #reset} do nothing ({@code COUNT(*)} reads the population the group-by node keeps), so
+     * the node does not call them.
+     */
+    public boolean takesEvents() {
+        return true;
+    }
+
     /** An event of the key at {@code slot} entered the window. */
     public abstract void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row);
 

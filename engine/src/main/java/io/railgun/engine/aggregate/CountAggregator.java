@@ -25,6 +25,11 @@ public final class CountAggregator extends Aggregator {
     }
 
     @Override
+    public boolean takesEvents() {
+        return argument != null;
+    }
+
+    @Override
     public void arrive(long[] record, int base, int slot, long timestamp, long seq, EventRow row) {
         if (argument != null && argument.eval(row)) {
             record[base + offset]++;

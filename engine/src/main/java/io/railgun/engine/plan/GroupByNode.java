@@ -23,6 +23,7 @@ final class GroupByNode {
     private long[] aggregatorIds = new long[0];
     private long[][] formerIds = new long[0][]; // per aggregator: ids its state was saved under before (see add)
     private Aggregator[] dispatch = new Aggregator[0];
+    private Aggregator[] fed = new Aggregator[0]; // those of dispatch that take events (not COUNT(*))
     private Set<Aggregator> laidOut = KeyTable.newIdentitySet();
     private int segment = -1;
     private int width = 1;
@@ -161,6 +162,7 @@ final class GroupByNode {
         laidOut = now;
         width = width();
         dispatch = aggregators.toArray(new Aggregator[0]);
+        fed = aggregators.stream().filter(Aggregator::takesEvents).toArray(Aggregator[]::new);
     }
 
     void ensureCapacity(int slots) {
@@ -171,7 +173,7 @@ final class GroupByNode {
 
     /** Clears what the aggregators keep outside the record for a slot this node lets go of. */
     void resetExternal(int slot) {
-        for (Aggregator a : dispatch) {
+        for (Aggregator a : fed) {
             a.reset(slot);
         }
     }
@@ -183,7 +185,7 @@ final class GroupByNode {
         long[] r = table.page(slot);
         int base = table.base(slot) + segment;
         r[base]++;
-        for (Aggregator a : dispatch) {
+        for (Aggregator a : fed) {
             a.arrive(r, base, slot, timestamp, seq, row);
         }
     }
@@ -195,11 +197,11 @@ final class GroupByNode {
         }
         long[] r = table.page(slot);
         int base = table.base(slot) + segment;
-        for (Aggregator a : dispatch) {
+        for (Aggregator a : fed) {
             a.expire(r, base, slot, timestamp, seq, row);
         }
         if (--r[base] == 0) {
-            for (Aggregator a : dispatch) {
+            for (Aggregator a : fed) {
                 a.resetKey(r, base, slot); // before the record is zeroed: they may read it
             }
             Arrays.fill(r, base, base + width, 0L);
