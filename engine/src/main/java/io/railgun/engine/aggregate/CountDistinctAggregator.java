@@ -124,7 +124,10 @@ public final class CountDistinctAggregator extends Aggregator {
                 record[at + LENGTH_MULTIPLICITY] = held + 1;
                 return;
             }
-        } else if (inlineLength != NOT_INLINE && head[slot] == 0) {
+        } else if (inlineLength != NOT_INLINE && record[at + DISTINCT] == 0) {
+            // no value in the record, so the distinct count is the key's index entries: none (read
+            // from the record in the cache, not from head[slot], a miss on most arrivals of a key
+            // that had emptied)
             record[at + VALUE] = inlineBits;
             record[at + LENGTH_MULTIPLICITY] = (long) inlineLength << LENGTH_SHIFT | 1;
             record[at + DISTINCT]++;
