@@ -18,6 +18,7 @@ import java.util.Set;
 final class GroupByNode {
     private final String name;
     private final KeyTable table;
+    private final boolean tail; // whether its window has a tail (all but unbounded ones): its events expire
     private final long id;
     private final List<Aggregator> aggregators = new ArrayList<>();
     private long[] aggregatorIds = new long[0];
@@ -29,9 +30,10 @@ final class GroupByNode {
     private int width = 1;
     private int changeBit; // this node's bit in the key table's change bits (HotTier)
 
-    GroupByNode(String name, KeyTable table) {
+    GroupByNode(String name, KeyTable table, boolean tail) {
         this.name = name;
         this.table = table;
+        this.tail = tail;
         this.id = StableId.of(name);
     }
 
@@ -63,6 +65,11 @@ final class GroupByNode {
 
     String name() {
         return name;
+    }
+
+    /** Whether the node's window has a tail, which will expire its events (not an unbounded window). */
+    boolean hasTail() {
+        return tail;
     }
 
     KeyTable table() {

@@ -55,6 +55,7 @@ final class KeyTable {
     private long newestSeq = -1;
     private int newestSlot;
     private final RecordPrefetches recordPrefetches = new RecordPrefetches();
+    private int tailBits; // the change bits of the nodes whose windows have tails
 
     private final HotTier tier; // null without a cold tier: every key stays in memory
     private final KeyEncoder prefetchEncoder; // its own buffer: prefetches come between an event's lookups
@@ -116,7 +117,7 @@ final class KeyTable {
             if (slot < 0) {
                 int len = encoder.encode(row);
                 slot = lookup(encoder.buffer(), len, true);
-                hints.put(seq, slot, records.get(slot, EPOCH));
+                hints.put(seq, slot, records.get(slot, EPOCH), recordPrefetches.slowestTail(tailBits), slots);
             }
             memoise(seq, slot);
         }
@@ -348,6 +349,7 @@ final class KeyTable {
             next.ensure(allocated - 1);
         }
         int allBits = 0;
+        int tails = 0;
         for (int i = 0; i < nodes.size(); i++) {
             GroupByNode node = nodes.get(i);
             int[] innerOffsets = node.innerOffsets();
@@ -371,11 +373,13 @@ final class KeyTable {
             node.laidOutAt(segments[i], innerOffsets, slots);
             node.changeBit(1 << Math.min(i, 31));
             allBits |= node.changeBit();
+            tails |= node.hasTail() ? node.changeBit() : 0;
         }
         for (int s = 0; s < allocated; s++) {
             System.arraycopy(records.page(s), records.base(s), next.page(s), next.base(s), header);
         }
         records = next;
+        tailBits = tails;
         if (tier != null) {
             tier.relaidOut(allBits);
         }

@@ -100,7 +100,7 @@ final class OperatorGraph {
         Node<GroupByNode> group = groups.get(groupKey);
         if (group == null) {
             KeyTable table = tables.forFields(fieldsKey, groupFields);
-            GroupByNode g = new GroupByNode(groupKey, table);
+            GroupByNode g = new GroupByNode(groupKey, table, WindowBounds.tail(st.window()) != null);
             table.attach(g);
             group = new Node<>(g, filterKey);
             groups.put(groupKey, group);

@@ -44,6 +44,18 @@ final class RecordPrefetches {
     }
 
     /**
+     * The latest seq that every window tail of the nodes of change bits {@code tailBits} has
+     * expired (-1 while one of them has expired none): a tail may still ask for any seq after it.
+     */
+    long slowestTail(int tailBits) {
+        long slowest = Long.MAX_VALUE;
+        for (int b = tailBits; b != 0; b &= b - 1) {
+            slowest = Math.min(slowest, lastExpired[Integer.numberOfTrailingZeros(b)]);
+        }
+        return slowest;
+    }
+
+    /**
      * Loads the tails' next records (their epoch, long {@code epochIndex}, and the node's segment),
      * then the noted keys' records; call after {@code keys.issuePrefetches()}. Returns the loads'
      * sum, so that they are kept.

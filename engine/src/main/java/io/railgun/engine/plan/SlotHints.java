@@ -56,6 +56,28 @@ final class SlotHints {
     }
 
     /**
+     * As {@link #put(long, int, long)}, for an arriving event, the ring first grown when the entry
+     * it would overwrite is of a seq a window tail has still to expire (after {@code tailsAt}, what
+     * every tail has expired), within {@link #limit} for a table of {@code tableSlots} slots. Before,
+     * the ring grew only once a tail asked for a seq already overwritten, and the hints of a tail as
+     * long as the ring's limit were then lost for a window's length: FRAUD's 180-day tail looked its
+     * keys up for its first 180 days of expiries (6% of its time), and again after each restore.
+     */
+    void put(long seq, int slot, long epoch, long tailsAt, int tableSlots) {
+        if (ring != null) {
+            int j = (int) seq & mask;
+            if (ring[2 * j + 1] != 0) {
+                long overwritten = (ring[2 * j] >>> 32) << shift | j;
+                long span = seq - overwritten + 1;
+                if (overwritten > tailsAt && span > mask + 1 && span <= limit(tableSlots)) {
+                    grow((int) Math.min(MAX_ENTRIES, Long.highestOneBit(span - 1) << 1));
+                }
+            }
+        }
+        put(seq, slot, epoch);
+    }
+
+    /**
      * The slot of event {@code seq}'s key, or -1 when not remembered or no longer valid;
      * long {@code epochIndex} of a slot's record is the epoch of the key in it.
      */

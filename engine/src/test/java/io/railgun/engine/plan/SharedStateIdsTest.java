@@ -23,7 +23,7 @@ class SharedStateIdsTest {
     @Test
     void stateSavedUnderAFormerOwnersKeyRestoresIntoTheSharedAggregator() {
         KeyTable table = new KeyTable("by", new KeyEncoder(List.of()), new InMemoryStateStore().keyedState("by"));
-        GroupByNode node = new GroupByNode("w|true|by", table);
+        GroupByNode node = new GroupByNode("w|true|by", table, true);
         table.attach(node);
         Aggregator count = new CountAggregator(null);
         node.add(count, "g|COUNT()");

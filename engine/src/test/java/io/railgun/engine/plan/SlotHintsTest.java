@@ -103,6 +103,35 @@ class SlotHintsTest {
     }
 
     @Test
+    void anArrivalKeepsTheHintsATailHasStillToExpireWithinTheLimit() {
+        KeyRecords records = new KeyRecords(2);
+        records.ensure(0);
+        records.page(0)[records.base(0) + EPOCH] = 7;
+        int tail = 300_000;
+        SlotHints ahead = new SlotHints(); // told the tail has expired nothing yet, then where it is
+        SlotHints passed = new SlotHints(); // told the tail is past every seq overwritten: never grows
+        SlotHints capped = new SlotHints(); // a tail past the limit: no growth for it
+        int first = -1;
+        int missed = 0;
+        for (long seq = 0; seq < 2 * tail; seq++) {
+            long tailAt = seq > tail ? seq - tail - 1 : -1;
+            ahead.put(seq, 0, 7, tailAt, 1 << 20);
+            passed.put(seq, 0, 7, seq, 1 << 20);
+            capped.put(seq, 0, 7, tailAt, 1 << 16);
+            if (seq >= tail) {
+                int hit = ahead.getForTail(seq - tail, records, EPOCH, 1 << 20);
+                missed += hit == 0 ? 0 : 1;
+                first = first < 0 ? hit : first;
+            }
+        }
+        assertThat(first).as("the tail's first expiry finds its hint").isZero();
+        assertThat(missed).as("every expiry of the tail finds its hint").isZero();
+        assertThat(ahead.size()).isEqualTo(1 << 19); // the first power of two over the tail, not more
+        assertThat(passed.size()).isEqualTo(SlotHints.INITIAL);
+        assertThat(capped.size()).isEqualTo(SlotHints.limit(1 << 16));
+    }
+
+    @Test
     void seqsAsHighAsTheEntriesKeepAreServedAndHigherOnesNever() {
         KeyRecords records = new KeyRecords(2);
         records.ensure(3);
