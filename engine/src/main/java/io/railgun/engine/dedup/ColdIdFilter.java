@@ -54,6 +54,9 @@ public final class ColdIdFilter {
     private long bytes;
     private long expectedPerGeneration;
     private byte[] saveBuffer = new byte[0];
+    private static final int NOTED = io.railgun.engine.state.Prefetches.CAPACITY;
+    private final long[] noted = new long[NOTED]; // hashes of the ids noted for a prefetch
+    private int notedCount;
 
     /**
      * A filter for a cold tier {@code widthMs} wide ({@code H - Hh}), missing no id with a
@@ -151,6 +154,30 @@ public final class ColdIdFilter {
         if (bytes > MAX_BYTES) {
             giveUp();
         }
+    }
+
+    /**
+     * Notes an id a {@link #mightContain} will soon ask for, so that {@link #issuePrefetches} loads
+     * its blocks with the others noted: a new id, the common case, reads a block of every generation
+     * (five or six cache misses), which one at a time were 4% of durable FRAUD's time. At most
+     * {@value #NOTED} are kept until issued.
+     */
+    public void prefetch(byte[] id, int offset, int length) {
+        if (notedCount < NOTED && forgetBoundary >= completeAfter) {
+            noted[notedCount++] = LayeredBloomFilter.hash(id, offset, length);
+        }
+    }
+
+    /** Loads the blocks of the ids noted since the last call, back to back; returns anything. */
+    public long issuePrefetches() {
+        long sum = 0;
+        for (int k = 0; k < notedCount; k++) {
+            for (int i = count - 1; i >= 0; i--) {
+                sum += filters[i].touchForTest(noted[k]);
+            }
+        }
+        notedCount = 0;
+        return sum;
     }
 
     /** Loads the block {@link #add} will set for this id of an event at {@code t} (a prefetch); returns anything. */

@@ -76,6 +76,16 @@ public final class LayeredBloomFilter {
         return false;
     }
 
+    /** Loads the block of each layer a {@link #mightContainHash} of {@code h} asks (a prefetch); returns anything. */
+    public long touchForTest(long h) {
+        long sum = 0;
+        for (int i = layerCount - 1; i >= 0; i--) {
+            long[] bits = layers[i];
+            sum += bits[block(bits, h)];
+        }
+        return sum;
+    }
+
     /** Loads the block an {@link #add} of a key whose hash is {@code h} sets (the last layer's); returns anything. */
     public long touchForAdd(long h) {
         long[] bits = layers[layerCount - 1];

@@ -59,6 +59,16 @@ final class ColdIds {
         return false;
     }
 
+    /** Notes that {@link #contains} will soon ask for the id in {@code id[offset .. offset + len)} (see {@link ColdIdFilter#prefetch}). */
+    void prefetchContains(byte[] id, int offset, int len) {
+        filter.prefetch(id, offset, len);
+    }
+
+    /** Loads what {@link #prefetchContains} noted; returns anything. */
+    long issueContainsPrefetches() {
+        return filter.issuePrefetches();
+    }
+
     /** Keeps an id counted at {@code timestamp}, unless a later copy of it is kept. */
     void store(byte[] key, int len, long timestamp) {
         long later = laterCopy(key, len, timestamp);

@@ -111,12 +111,12 @@ final class DedupIds implements AutoCloseable {
 
     /** Notes that {@code row}'s id will be looked up soon ({@link io.railgun.engine.state.Prefetches}). */
     void prefetch(EventRow row) {
-        ids.prefetch(row, hot);
+        ids.prefetch(row, hot, coldActive ? cold : null);
     }
 
     /** Loads what {@link #prefetch} noted; returns anything. */
     long issuePrefetches() {
-        return hot.issuePrefetches();
+        return hot.issuePrefetches() + (coldActive ? cold.issueContainsPrefetches() : 0);
     }
 
     /**

@@ -55,16 +55,30 @@ final class EventIdKey {
         return key;
     }
 
-    /** Notes {@code row}'s id for a prefetch of its lookup in {@code index}, without touching {@link #key()}. */
-    void prefetch(EventRow row, DedupIndex index) {
+    /**
+     * Notes {@code row}'s id for a prefetch of its lookup in {@code index}, and in {@code cold} when
+     * not null, without touching {@link #key()}.
+     */
+    void prefetch(EventRow row, DedupIndex index, ColdIds cold) {
         if (row.isNull(idField)) {
             return; // (processing refuses the event)
         }
+        byte[] bytes;
+        int offset;
+        int length;
         if (stringId) {
-            index.prefetch(row.buffer(), row.stringOffset(idField), row.stringLength(idField));
+            bytes = row.buffer();
+            offset = row.stringOffset(idField);
+            length = row.stringLength(idField);
         } else {
             LONG.set(longId, 0, row.getSlot(idField));
-            index.prefetch(longId, 0, 8);
+            bytes = longId;
+            offset = 0;
+            length = 8;
+        }
+        index.prefetch(bytes, offset, length);
+        if (cold != null) {
+            cold.prefetchContains(bytes, offset, length);
         }
     }
 }
