@@ -7,14 +7,16 @@ package io.railgun.engine.plan;
  * cache, where a lookup in a key index far larger than the caches costs a miss.
  *
  * <p>The ring starts at {@value #INITIAL} entries (256 KiB; FRAUD's 5-minute to 24-hour tails are
- * within it). When a tail asks for a seq it has already overwritten with a newer one, it grows at
- * once to the power of two that holds the tail's span (newest seq put to the seq asked), the
- * entries it holds kept, if that is within {@link #limit(int)}: the smallest power of two of at
- * least twice the key table's slots, so it costs at most {@value #ENTRY_BYTES} × 4 bytes a slot,
- * which the hot tier counts in a key's cost from its next snapshot on ({@link #bytesPerSlot}). So
- * E1's 60-minute tail of 1.8 M events, over a million keys, finds every key it expires here from
- * one window after it first expired (the hints overwritten before the ring grew are lost); a tail
- * longer than the limit falls back to lookups.
+ * within it). It grows, the entries it holds kept, to the power of two that holds a tail's span, if
+ * that is within {@link #limit(int)}: the smallest power of two of at least twice the key table's
+ * slots, so it costs at most {@value #ENTRY_BYTES} × 4 bytes a slot, which the hot tier counts in a
+ * key's cost from its next snapshot on ({@link #bytesPerSlot}). It grows when an arriving event
+ * would overwrite the hint of a seq that a window tail of the table has still to expire
+ * ({@link #put(long, int, long, long, int)}), so a tail finds its keys here from its first expiry
+ * (E1's 60-minute tail of 1.8 M events over a million keys, FRAUD's 180-day tail); and when a tail
+ * asks for a seq already overwritten ({@link #getForTail}: a tail that the ring was not kept for,
+ * such as a new metric's, whose hints overwritten before are lost). A tail longer than the limit
+ * falls back to lookups.
  *
  * <p>A hint is only a hint: it is used when its seq is the one asked for and its slot still holds
  * the same incarnation of a key, told by the epoch the key table gives each key it places in a slot
@@ -120,8 +122,9 @@ final class SlotHints {
     /**
      * As {@link #get}, for a window's tail expiring event {@code seq}: when the ring had already
      * overwritten it, grows the ring for the tail's span, up to {@link #limit} entries for a table of
-     * {@code tableSlots} slots. Only tails grow it: a backfill's arrivals over a long history would
-     * grow it for good with no tail to read it (a delayed window's head is within its own tail's span).
+     * {@code tableSlots} slots. An arrival grows it only for a tail that will read what it keeps
+     * ({@link #put(long, int, long, long, int)}); {@link #get}, for a delayed window's head (within
+     * its own tail's span), never does.
      */
     int getForTail(long seq, KeyRecords records, int epochIndex, int tableSlots) {
         if (ring == null) {
