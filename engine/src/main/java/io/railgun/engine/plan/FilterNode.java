@@ -46,6 +46,10 @@ final class FilterNode implements WindowListener {
             for (GroupByNode g : dispatch) {
                 g.expire(timestamp, seq, row);
             }
+        } else {
+            for (GroupByNode g : dispatch) {
+                g.tailPassed(seq); // where the tail is, though the event was not the node's
+            }
         }
     }
 }

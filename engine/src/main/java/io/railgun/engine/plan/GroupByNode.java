@@ -216,6 +216,14 @@ final class GroupByNode {
         table.unhold(slot);
     }
 
+    /**
+     * The window's tail passed event {@code seq}, which the filter kept from this node: the key
+     * table learns where the tail is (see {@link KeyTable#tailPassed}).
+     */
+    void tailPassed(long seq) {
+        table.tailPassed(changeBit, seq);
+    }
+
     /** The slot of {@code row}'s key in the table, or -1 when no window holds it. */
     int slotOf(EventRow row, long seq) {
         return table.find(row, seq);

@@ -47,13 +47,7 @@ final class KeyTable {
     private final SlotHints hints = new SlotHints();
     private long lastEpoch;
     private int slots; // the per-slot arrays' length (hot tier, aggregators); records are allocated by page
-    // Lookups memoised by event seq: the last one, and the newest event's (the one being processed:
-    // it arrives at several nodes and is evaluated for the reply after the tails looked up older
-    // events, which replace the last one)
-    private long memoSeq = -1;
-    private int memoSlot;
-    private long newestSeq = -1;
-    private int newestSlot;
+    private final SeqMemo memo = new SeqMemo();
     private final RecordPrefetches recordPrefetches = new RecordPrefetches();
     private int tailBits; // the change bits of the nodes whose windows have tails
 
@@ -102,6 +96,10 @@ final class KeyTable {
         return hints.bytesPerSlot(slots);
     }
 
+    int hintEntries() { // (for tests)
+        return hints.size();
+    }
+
     boolean isEmpty() {
         return nodes.isEmpty();
     }
@@ -111,7 +109,7 @@ final class KeyTable {
      * the key when absent; one more holder.
      */
     int hold(EventRow row, long seq, int bit) {
-        int slot = memoised(seq);
+        int slot = memo.get(seq);
         if (slot < 0) {
             slot = hints.get(seq, records, EPOCH); // a delayed window's arrival
             if (slot < 0) {
@@ -119,7 +117,7 @@ final class KeyTable {
                 slot = lookup(encoder.buffer(), len, true);
                 hints.put(seq, slot, records.get(slot, EPOCH), recordPrefetches.slowestTail(tailBits), slots);
             }
-            memoise(seq, slot);
+            memo.put(seq, slot);
         }
         if (tier != null) {
             tier.changing(slot, bit);
@@ -154,7 +152,7 @@ final class KeyTable {
             if (tailBit != 0) {
                 recordPrefetches.expiring(tailBit, seq);
             }
-            int slot = memoised(seq);
+            int slot = memo.get(seq);
             if (slot < 0) {
                 slot = tailBit != 0 ? hints.getForTail(seq, records, EPOCH, slots) : hints.get(seq, records, EPOCH);
             }
@@ -165,9 +163,14 @@ final class KeyTable {
         int len = encoder.encode(row);
         int slot = lookup(encoder.buffer(), len, false);
         if (slot >= 0 && seq >= 0) {
-            memoise(seq, slot);
+            memo.put(seq, slot);
         }
         return slot;
+    }
+
+    /** The node of change bit {@code bit}'s tail passed event {@code seq}, which its filter kept from it. */
+    void tailPassed(int bit, long seq) {
+        recordPrefetches.passed(bit, seq);
     }
 
     /** Notes that {@code row}'s key will be looked up soon ({@link io.railgun.engine.state.Prefetches}). */
@@ -182,33 +185,6 @@ final class KeyTable {
      */
     long issuePrefetches() {
         return keys.issuePrefetches() + recordPrefetches.load(keys, hints, records, EPOCH, nodes);
-    }
-
-    /** The memoised slot of event {@code seq} (at least 0), or -1. */
-    private int memoised(long seq) {
-        if (seq == memoSeq) {
-            return memoSlot;
-        }
-        return seq == newestSeq ? newestSlot : -1;
-    }
-
-    private void memoise(long seq, int slot) {
-        memoSeq = seq;
-        memoSlot = slot;
-        if (seq > newestSeq) {
-            newestSeq = seq;
-            newestSlot = slot;
-        }
-    }
-
-    /** Forgets memoised lookups of a slot whose key is leaving it. */
-    private void forget(int slot) {
-        if (memoSlot == slot) {
-            memoSeq = -1;
-        }
-        if (newestSlot == slot) {
-            newestSlot = -1; // a miss for that seq; newestSeq stays, so only newer events replace it
-        }
     }
 
     /** A key's slot: hot, or loaded from the cold tier, or (when {@code insert}) new; else -1. */
@@ -247,7 +223,7 @@ final class KeyTable {
         for (GroupByNode n : nodes) {
             n.resetExternal(slot);
         }
-        forget(slot);
+        memo.forget(slot);
     }
 
     /**
@@ -304,7 +280,7 @@ final class KeyTable {
         }
         records.page(slot)[records.base(slot) + EPOCH] = 0;
         keys.release(slot);
-        forget(slot);
+        memo.forget(slot);
     }
 
     void attach(GroupByNode node) {

@@ -27,7 +27,7 @@ final class RecordPrefetches {
     /** Seqs after a tail's last expiry whose records are loaded. */
     static final int AHEAD = 16;
 
-    // per change bit's index: the latest seq that node's window tail expired (-1: none yet)
+    // per change bit's index: the latest seq that node's window tail expired or passed (-1: none yet)
     private final long[] lastExpired = new long[Integer.SIZE];
     private int tails; // the change bits of the nodes whose tails expired something
     private final int[] slots = new int[Prefetches.CAPACITY];
@@ -41,6 +41,16 @@ final class RecordPrefetches {
         int t = Integer.numberOfTrailingZeros(bit);
         lastExpired[t] = Math.max(lastExpired[t], seq);
         tails |= bit;
+    }
+
+    /**
+     * The tail of the node of change bit {@code bit} passed event {@code seq}, which its filter kept
+     * from the node: where the tail is, for {@link #slowestTail} (a node whose filter rarely passes
+     * would otherwise hold the slot hints' growth back at its last expiry, or its first when none).
+     */
+    void passed(int bit, long seq) {
+        int t = Integer.numberOfTrailingZeros(bit);
+        lastExpired[t] = Math.max(lastExpired[t], seq);
     }
 
     /**
