@@ -2,6 +2,7 @@ package io.railgun.engine.dedup;
 
 import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.state.LayeredBloomFilter;
+import io.railgun.engine.state.Prefetches;
 import java.util.Arrays;
 
 /**
@@ -39,6 +40,7 @@ public final class ColdIdFilter {
     /** The most heap the generations may take before the filter gives up. */
     public static final long MAX_BYTES = 128L << 20;
     static final int MAX_GENERATIONS = 64;
+    private static final int NOTED = Prefetches.CAPACITY; // ids noted for a prefetch, at most
     // a generation sized for more ids than this grows in layers (one of 8 M ids: 16 MiB)
     private static final long MAX_EXPECTED = 8L << 20;
     private final long span;
@@ -54,7 +56,6 @@ public final class ColdIdFilter {
     private long bytes;
     private long expectedPerGeneration;
     private byte[] saveBuffer = new byte[0];
-    private static final int NOTED = io.railgun.engine.state.Prefetches.CAPACITY;
     private final long[] noted = new long[NOTED]; // hashes of the ids noted for a prefetch
     private int notedCount;
 

@@ -71,9 +71,7 @@ class SlotHintsTest {
 
     @Test
     void growsToHoldALongTailOnlyForTailsAndWithinTwiceTheSlots() {
-        KeyRecords records = new KeyRecords(2);
-        records.ensure(0);
-        records.page(0)[records.base(0) + EPOCH] = 7;
+        KeyRecords records = oneKeyAtSlotZero();
         int tail = 300_000;
         SlotHints covered = new SlotHints();
         SlotHints capped = new SlotHints();
@@ -104,9 +102,7 @@ class SlotHintsTest {
 
     @Test
     void anArrivalKeepsTheHintsATailHasStillToExpireWithinTheLimit() {
-        KeyRecords records = new KeyRecords(2);
-        records.ensure(0);
-        records.page(0)[records.base(0) + EPOCH] = 7;
+        KeyRecords records = oneKeyAtSlotZero();
         int tail = 300_000;
         SlotHints ahead = new SlotHints(); // told the tail has expired nothing yet, then where it is
         SlotHints passed = new SlotHints(); // told the tail is past every seq overwritten: never grows
@@ -172,5 +168,13 @@ class SlotHintsTest {
         for (long seq = 50; seq < 100; seq++) {
             assertThat(hints.get(seq, records, EPOCH)).isEqualTo((int) (seq % 50));
         }
+    }
+
+    /** Records with one key, at slot 0, of epoch 7. */
+    private static KeyRecords oneKeyAtSlotZero() {
+        KeyRecords records = new KeyRecords(2);
+        records.ensure(0);
+        records.page(0)[records.base(0) + EPOCH] = 7;
+        return records;
     }
 }
