@@ -164,7 +164,7 @@ public final class ColdIdFilter {
      * {@value #NOTED} are kept until issued.
      */
     public void prefetch(byte[] id, int offset, int length) {
-        if (notedCount < NOTED && forgetBoundary >= completeAfter) {
+        if (notedCount < NOTED && answers()) {
             noted[notedCount++] = LayeredBloomFilter.hash(id, offset, length);
         }
     }
