@@ -175,6 +175,11 @@ final class ColdIds {
         }
     }
 
+    /** Whether the checkpoint's record has a spill mark: its cold tier was active (see {@link DedupIds#markCheckpoint}). */
+    boolean spilledAtCheckpoint() {
+        return keys.load(MARK_KEY, 0, 1, reader) && reader.getLong() != Long.MIN_VALUE;
+    }
+
     /**
      * Reads the checkpoint's record back, with its filter, for a restore at {@code time} whose forget
      * boundary is {@code boundary}: R as saved, raised to F when the horizon is longer than the

@@ -6,6 +6,7 @@ import io.railgun.engine.reservoir.EventReservoir;
 import io.railgun.engine.reservoir.EventSink;
 import io.railgun.engine.reservoir.ReservoirCursor;
 import io.railgun.engine.state.ColdKeys;
+import io.railgun.engine.state.durable.HotIdPool;
 import io.railgun.engine.window.WindowBounds;
 
 /**
@@ -28,6 +29,16 @@ import io.railgun.engine.window.WindowBounds;
  * few events, their writes together ({@link #advance}). A new id is looked up in cold only when the
  * tier is active, and only when the {@link io.railgun.engine.dedup.ColdIdFilter} of the cold ids (saved with each checkpoint)
  * does not rule it out; a cold id whose t is not within H counts as absent.
+ *
+ * <p><b>The node's pool.</b> With a {@link HotIdPool} (a node's budget), the cold tier of a task
+ * whose horizon is longer than {@code Hh} is <i>wanted</i> only once the pool is passed: until then
+ * every id of the horizon is hot (no RocksDB write per event), and the first step that finds the
+ * node's ids over the pool while this task holds more than an even part of it activates the tier
+ * ({@link #activate}): a fresh hot index, and the horizon's events read back from the reservoir,
+ * the older ids stored cold and the later hot, as a restore places them. The tier stays wanted
+ * (a restore from a checkpoint taken with it active restores it active; one taken without it,
+ * all hot, reads the horizon's ids back, at most about the pool's worth). Without a pool the tier
+ * is active whenever {@code H > Hh}.
  *
  * <p><b>Restore.</b> Each checkpoint also stores, under the key of the single tag byte 0, the spill
  * cursor's boundary M at that point (Long.MIN_VALUE when nothing was spilled) and the forget
@@ -60,7 +71,9 @@ final class DedupIds implements AutoCloseable {
     private final EventIdKey ids;
     private final ColdIds cold; // null: every id in memory (an in-memory task)
     private final long dedupHotMs;
-    private final DedupIndex hot = new DedupIndex();
+    private DedupIndex hot = new DedupIndex(); // replaced when the cold tier is activated (see activate)
+    private final HotIdPool.Share share; // this task's part of the node's pool; null: none
+    private boolean coldWanted; // whether the cold tier takes the ids past the hot horizon (when H > Hh)
     private int pendingLength = -1; // the id isNew accepted, in the id key; -1: none
 
     private long horizonMs;
@@ -82,10 +95,18 @@ final class DedupIds implements AutoCloseable {
     private final EventSink place = this::place;
 
     DedupIds(EventReservoir reservoir, int idField, boolean stringId, String idName, ColdKeys cold, long dedupHotMs) {
+        this(reservoir, idField, stringId, idName, cold, dedupHotMs, null);
+    }
+
+    /** With {@code pool} (may be null: none), the cold tier is wanted only once the pool is passed. */
+    DedupIds(EventReservoir reservoir, int idField, boolean stringId, String idName, ColdKeys cold, long dedupHotMs,
+             HotIdPool pool) {
         this.reservoir = reservoir;
         this.ids = new EventIdKey(idField, stringId, idName);
         this.cold = cold == null ? null : new ColdIds(cold);
         this.dedupHotMs = dedupHotMs;
+        this.share = cold == null || pool == null ? null : pool.join();
+        this.coldWanted = share == null;
         this.forgetCursor = reservoir.openCursor(Long.MIN_VALUE);
     }
 
@@ -169,6 +190,33 @@ final class DedupIds implements AutoCloseable {
             cold.passed(forgetCursor.boundary());
         }
         hot.expireBefore(hotBoundary());
+        if (!coldWanted && share.report(hot.memoryBytes()) && horizonMs > hotHorizonMs) {
+            activate();
+        }
+    }
+
+    /**
+     * Activates the cold tier, the node's pool passed: the ids older than the hot horizon go to
+     * RocksDB. As a restore does: a fresh hot index (the arrays sized for the whole horizon's ids
+     * go with the old one), and the horizon's events read back from the reservoir, which holds
+     * every counted event of it (the forget cursor keeps them); their ids stored cold up to the
+     * spill boundary, hot after.
+     */
+    private void activate() {
+        coldWanted = true;
+        coldActive = true;
+        cold.adoptFilter(true, horizonMs - hotHorizonMs, false);
+        long forgetBoundary = boundary(horizonMs);
+        long spillBoundary = boundary(hotHorizonMs);
+        cold.forgetBefore(forgetBoundary);
+        hot = new DedupIndex();
+        hot.expireBefore(hotBoundary());
+        placeForget = forgetBoundary;
+        placeSpill = spillBoundary;
+        placeFromCold = false;
+        scan(forgetBoundary, Long.MAX_VALUE, place);
+        spillCursor = reservoir.openCursor(spillBoundary);
+        share.report(hot.memoryBytes());
     }
 
     /**
@@ -186,7 +234,7 @@ final class DedupIds implements AutoCloseable {
         long oldSpillHigh = spillCursor != null ? Math.max(oldSpillLow, cold.high()) : oldForget;
         horizonMs = newHorizonMs;
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
-        coldActive = cold != null && horizonMs > hotHorizonMs;
+        coldActive = cold != null && horizonMs > hotHorizonMs && coldWanted;
         closeSpill();
         if (cold != null) {
             cold.adoptFilter(coldActive, horizonMs - hotHorizonMs, wasActive);
@@ -245,7 +293,9 @@ final class DedupIds implements AutoCloseable {
         staged.stepped(time);
         horizonMs = newHorizonMs;
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
-        coldActive = cold != null && horizonMs > hotHorizonMs;
+        // with a pool: wanted when the checkpoint's tier was active (it had spilled), all hot else
+        coldWanted = share == null || cold.spilledAtCheckpoint();
+        coldActive = cold != null && horizonMs > hotHorizonMs && coldWanted;
         long boundary = boundary(horizonMs);
         forgetCursor.close();
         forgetCursor = reservoir.openCursor(boundary);
@@ -326,6 +376,9 @@ final class DedupIds implements AutoCloseable {
     public void close() {
         forgetCursor.close();
         closeSpill();
+        if (share != null) {
+            share.close();
+        }
     }
 
     private void closeSpill() {

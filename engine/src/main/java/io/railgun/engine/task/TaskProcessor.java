@@ -78,7 +78,9 @@ public final class TaskProcessor implements AutoCloseable {
         DurableStateStore durableStore = stateStore instanceof DurableStateStore d ? d : null;
         this.ids = new DedupIds(reservoir, id.index(), id.type() == FieldType.STRING, stream.eventIdField(),
                 durableStore == null ? null : durableStore.dedupIds(),
-                durableStore == null ? 0 : durableStore.options().dedupHotMs());
+                durableStore == null ? 0 : durableStore.options().dedupHotMs(),
+                durableStore == null || durableStore.options().memory() == null ? null
+                        : durableStore.options().memory().hotIdPool());
         this.admission = new EventAdmission(stream, options, reservoir, plan, ids);
         this.prefetches = new LookupPrefetches(ids, plan);
         this.replies = new TaskReplies(plan);

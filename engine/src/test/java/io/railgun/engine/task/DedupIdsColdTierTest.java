@@ -7,6 +7,7 @@ import io.railgun.engine.reservoir.InMemoryReservoir;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.Schema;
 import io.railgun.engine.state.MapColdKeys;
+import io.railgun.engine.state.durable.HotIdPool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -243,6 +244,60 @@ class DedupIdsColdTierTest {
         byte[] b = new byte[8];
         LONG.set(b, 0, mark);
         store.store(new byte[] {0}, 0, 1, b, 0, 8, false);
+    }
+
+    /**
+     * In a node's pool of hot ids: every id of the horizon stays in memory (none written cold)
+     * until the pool is passed; then the ids older than the in-memory part go to the cold tier at
+     * once, all still duplicates, and a checkpoint taken then restores with the tier active.
+     */
+    @Test
+    void aPoolKeepsEveryIdInMemoryUntilItIsPassed() {
+        // the bytes of the index of 100 ids, measured, so that the pool holds them with room
+        // for less than as much again, and this task holds more than an even part of it
+        long own = filledIndexBytes();
+        HotIdPool pool = new HotIdPool(own * 3 / 2);
+        DedupIds ids = new DedupIds(reservoir, 0, false, "id", store, 10, pool);
+        ids.setHorizon(100, 0);
+        for (long t = 1; t <= 1000; t++) {
+            count(ids, t, t);
+        }
+        assertThat(ids.hotIds()).as("the horizon's ids (T - H = 900 on), in memory").isEqualTo(101);
+        assertThat(store.keysWithTag(ColdIds.ID)).as("ids written cold").isZero();
+        assertThat(pool.heldBytes()).isEqualTo(own);
+
+        pool.join().report(own); // a neighbour task passes the pool
+        count(ids, 1001, 1001);
+        assertThat(ids.hotIds()).as("the in-memory part's ids: (990, 1001]").isEqualTo(11);
+        assertThat(store.keysWithTag(ColdIds.ID)).as("the older ones, cold: (900, 990]").isEqualTo(90);
+        for (long id : new long[] {901, 950, 990, 995, 1001}) {
+            assertThat(isNew(ids, id, 1001)).as("id %d", id).isFalse();
+        }
+        assertThat(isNew(ids, 900, 1001)).as("id 900, past the horizon").isTrue();
+        ids.markCheckpoint();
+        ids.close();
+
+        DedupIds restored = new DedupIds(reservoir, 0, false, "id", store, 10, pool);
+        restored.restore(1001, 100, 0);
+        assertThat(restored.hotIds()).as("restored with the cold tier: the in-memory part's ids").isEqualTo(11);
+        for (long id : new long[] {901, 950, 995}) {
+            assertThat(isNew(restored, id, 1001)).as("id %d after the restore", id).isFalse();
+        }
+        restored.close();
+    }
+
+    /** The bytes a pool is told of for an index of the ids of {@link #aPoolKeepsEveryIdInMemoryUntilItIsPassed}. */
+    private static long filledIndexBytes() {
+        DedupIdsColdTierTest scratch = new DedupIdsColdTierTest();
+        HotIdPool pool = new HotIdPool(Long.MAX_VALUE);
+        DedupIds ids = new DedupIds(scratch.reservoir, 0, false, "id", scratch.store, 10, pool);
+        ids.setHorizon(100, 0);
+        for (long t = 1; t <= 1000; t++) {
+            scratch.count(ids, t, t);
+        }
+        long bytes = pool.heldBytes();
+        ids.close();
+        return bytes;
     }
 
     private void count(DedupIds ids, long id, long t) {

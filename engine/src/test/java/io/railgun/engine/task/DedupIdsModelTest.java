@@ -7,6 +7,7 @@ import io.railgun.engine.reservoir.InMemoryReservoir;
 import io.railgun.engine.schema.FieldType;
 import io.railgun.engine.schema.Schema;
 import io.railgun.engine.state.MapColdKeys;
+import io.railgun.engine.state.durable.HotIdPool;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -57,6 +58,18 @@ class DedupIdsModelTest {
         }
     }
 
+    /**
+     * Durable ids in a node's pool of hot ids: all in memory until the pool is passed (a neighbour
+     * task's bytes push it over at random points, or a pool of 0 at the first step), then the cold
+     * tier is activated mid-history, the horizon's ids read back from the reservoir.
+     */
+    @Test
+    void durableIdsInAPoolMatchTheModel() {
+        for (int seed = 0; seed < 3_000; seed++) {
+            run(seed, true, seed % 2 == 0, seed % 3 == 0, true);
+        }
+    }
+
     @Test
     void inMemoryIdsMatchTheModel() {
         for (int seed = 0; seed < 1_000; seed++) {
@@ -89,7 +102,15 @@ class DedupIdsModelTest {
     }
 
     private static void run(int seed, boolean durable, boolean trim, boolean strings) {
+        run(seed, durable, trim, strings, false);
+    }
+
+    private static void run(int seed, boolean durable, boolean trim, boolean strings, boolean pooled) {
         SplittableRandom r = new SplittableRandom(seed);
+        // a pool the task's fresh index (about 73 KB) holds more than half of: passed when the
+        // neighbour reports its bytes; or, one run in four, a pool of 0, passed at once
+        HotIdPool pool = pooled ? new HotIdPool(r.nextInt(4) == 0 ? 0 : 100_000) : null;
+        HotIdPool.Share neighbour = pool == null ? null : pool.join();
         EventRowWriter w = new EventRowWriter();
         InMemoryReservoir reservoir = new InMemoryReservoir();
         MapColdKeys store = durable ? new MapColdKeys() : null;
@@ -98,12 +119,12 @@ class DedupIdsModelTest {
         long hot = hotPart(r);
         long h = horizon(r);
         long lateness = lateness(r, h);
-        DedupIds ids = new DedupIds(reservoir, 0, strings, "id", store, hot);
+        DedupIds ids = new DedupIds(reservoir, 0, strings, "id", store, hot, pool);
         ids.setHorizon(h, lateness);
-        log.append("hot ").append(hot).append(" H ").append(h).append(" late ").append(lateness);
+        log.append(pool == null ? "" : "pool " + pool.limitBytes() + " ").append("hot ").append(hot).append(" H ").append(h).append(" late ").append(lateness);
         long time = Long.MIN_VALUE;
         long seq = 0;
-        int pool = 3 + r.nextInt(12);
+        int idPool = 3 + r.nextInt(12);
         for (int step = 0; step < 250; step++) {
             int op = r.nextInt(100);
             if (op < 4) {
@@ -117,11 +138,15 @@ class DedupIdsModelTest {
                 hot = hotPart(r);
                 h = horizon(r);
                 lateness = lateness(r, h);
-                ids = new DedupIds(reservoir, 0, strings, "id", store, hot);
+                ids = new DedupIds(reservoir, 0, strings, "id", store, hot, pool);
                 ids.restore(time, h, lateness);
                 log.append(" | restore hot ").append(hot).append(" H ").append(h).append(" late ").append(lateness);
+            } else if (op < 9 && neighbour != null) {
+                long bytes = r.nextInt(3) == 0 ? 200_000 : 0;
+                neighbour.report(bytes);
+                log.append(" | neighbour ").append(bytes);
             } else {
-                long id = r.nextInt(pool);
+                long id = r.nextInt(idPool);
                 long ts;
                 if (time == Long.MIN_VALUE) {
                     ts = 1_000;

@@ -31,8 +31,9 @@ import org.rocksdb.WriteBufferManager;
  *
  * <p>When a task's write buffers fill, it checkpoints early; when they reach its share with a
  * checkpoint still being written, the task's thread waits for it (back-pressure: it stops reading
- * its input, nothing is dropped, nothing exits). What the budget does not cover: the reservoirs' caches, the dedup ids of the recent past
- * ({@link DurableStateOptions#dedupHotMs()}), the JVM and Kafka clients.
+ * its input, nothing is dropped, nothing exits). What the budget does not cover: the reservoirs' caches, the dedup ids in memory
+ * (those of the recent past, {@link DurableStateOptions#dedupHotMs()}, and those of whole horizons
+ * up to the {@link #hotIdPool()}, a tenth of the budget besides it), the JVM and Kafka clients.
  *
  * <p>Thread-safe: tasks {@link #attach()} and detach from their own threads and say what they want
  * through their {@link Lease} (a volatile write, and the version bumped when it changes); each
@@ -51,6 +52,7 @@ public final class StateMemory implements AutoCloseable {
     private final LRUCache cache;
     private final WriteBufferManager writeBuffers;
     private final RateLimiter rateLimiter;
+    private final HotIdPool hotIds;
     private final CopyOnWriteArrayList<Lease> leases = new CopyOnWriteArrayList<>();
     // bumped when a task comes or goes or changes what it wants of the hot tiers: every task's
     // share may have moved
@@ -89,6 +91,7 @@ public final class StateMemory implements AutoCloseable {
         // the checkpoint writers wait instead, for their own store's flush (memtableWaitBytes)
         this.writeBuffers = new WriteBufferManager(rocksDbBytes() * 9 / 20, cache, false);
         this.rateLimiter = backgroundWriteBytesPerSecond == 0 ? null : new RateLimiter(backgroundWriteBytesPerSecond);
+        this.hotIds = new HotIdPool(budgetBytes / 10);
     }
 
     /**
@@ -101,6 +104,14 @@ public final class StateMemory implements AutoCloseable {
     static int shardBits(long capacityBytes) {
         int bits = 63 - Long.numberOfLeadingZeros(Math.max(1, capacityBytes >> 25));
         return Math.min(4, bits);
+    }
+
+    /**
+     * What the tasks may spend keeping the dedup ids of their whole horizon in memory, a tenth of
+     * the budget besides it: past it, tasks move the ids older than their hot horizon to RocksDB.
+     */
+    public HotIdPool hotIdPool() {
+        return hotIds;
     }
 
     public long budgetBytes() {
