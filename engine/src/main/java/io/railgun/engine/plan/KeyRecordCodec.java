@@ -196,6 +196,11 @@ final class KeyRecordCodec {
         return null;
     }
 
+    /** Whether a key's whole serialised size was measured (some key written whole, reported or not). */
+    boolean measured() {
+        return serialisedPerKey > 0 || serialised > 0;
+    }
+
     /**
      * Tells the keyed state what a key costs ({@link KeyedState#keyBytes}): {@code slotBytes} per
      * slot, and the mean external state and whole serialised size of the keys written since the last

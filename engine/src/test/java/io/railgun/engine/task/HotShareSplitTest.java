@@ -159,12 +159,14 @@ class HotShareSplitTest {
     }
 
     /**
-     * What a hot key is counted to cost includes its copy in a checkpoint; until a key was
-     * serialised, its records stand in for that copy. A key whose wide nodes are empty (FRAUD's
-     * cards: events in the 180-day window, none in the 5-minute one) serialises to a fraction of its
-     * records, so the first checkpoint's keys, once all saved, must set the copy's size, and the hot
-     * keys' limit with it: not a checkpoint interval later (FRAUD's card table kept the stand-in's
-     * limit, 328,714 keys instead of about 460,000, through a whole benchmark run).
+     * What a hot key is counted to cost includes its copy in a checkpoint. A key whose wide nodes
+     * are empty (FRAUD's cards: events in the 180-day window, none in the 5-minute one) serialises
+     * to a fraction of its records, so its records cannot stand in for the copy: FRAUD's card table
+     * kept such a stand-in's limit, 328,714 keys instead of about 460,000, through a whole benchmark
+     * run, and later 309,280 until the first checkpoint's keys were saved, evicting 161 k keys it
+     * loaded back afterwards. Before any checkpoint a sample of the keys measures the copy (632 B a
+     * key here with the records standing in, 439 B sampled); the first checkpoint's keys, once all
+     * saved, set it at once.
      */
     @Test
     void theFirstCheckpointsKeysSetTheCopySize() throws Exception {
@@ -188,16 +190,17 @@ class HotShareSplitTest {
             // the seconds' nodes empty: every card holds one event, in the hour's window only
             Reply r = task.process(row(cards, start + cards + 2_000, "card-0", "merchant-0", 1), cards);
             assertThat(r.longValue(4)).as("card-0's hour").isEqualTo(2);
-            long standIn = task.durableState().hotBytesPerKey();
+            long sampled = task.durableState().hotBytesPerKey();
             int limitBefore = task.durableState().hotKeyLimit();
 
             task.checkpoint().join(); // taken whole at once: every key serialised, no event after
 
             long measured = task.durableState().hotBytesPerKey();
-            System.out.printf("[copy size] a hot key: %,d B with its records standing in for its copy, %,d B once"
-                    + " measured; limit %,d -> %,d%n", standIn, measured, limitBefore, task.durableState().hotKeyLimit());
-            assertThat(measured).as("a key's cost once its copies were measured").isLessThan(standIn - 100);
-            assertThat(task.durableState().hotKeyLimit()).isGreaterThan(limitBefore);
+            System.out.printf("[copy size] a hot key: %,d B with its copy sampled, %,d B once measured; limit %,d -> %,d%n",
+                    sampled, measured, limitBefore, task.durableState().hotKeyLimit());
+            assertThat(measured).as("a key's cost once its copies were measured").isLessThan(500);
+            assertThat(sampled).as("a key's cost with its copy sampled").isBetween(measured * 9 / 10, measured * 11 / 10);
+            assertThat(task.durableState().hotKeyLimit()).isBetween(limitBefore * 9 / 10, limitBefore * 11 / 10);
         } finally {
             TaskSnapshot.deleteTree(dir);
         }
