@@ -64,14 +64,9 @@ final class HotTier {
     private int[] storedBytes = new int[0]; // per slot: bytes of its stored value, whole part and patches
     private int allNodes; // the change bits of every node
     private int clockHand;
-    // slots of emptied keys, oldest first (a ring; an entry whose key is no longer emptied is skipped),
-    // grown up to twice the slots (a slot may be in it more than once) so that none is left out
-    private int[] emptiedQueue = new int[1 << 12];
-    private int emptiedHead;
-    private int emptiedTail;
+    private final SlotQueue emptiedKeys = new SlotQueue(); // oldest first; (stale entries skipped)
     private final StateWriter out = new StateWriter();
     private final StateWriter patchOut = new StateWriter();
-    private final StateWriter sample = new StateWriter(); // sampleCopies' scratch
     private boolean sweptOnce; // a snapshot's keys were all saved, some serialised: the copy size measured on them
     private boolean sweptKeys; // the sweep of this snapshot serialised a key
     private final StateReader in = new StateReader();
@@ -109,32 +104,7 @@ final class HotTier {
     void emptied(int slot) {
         flags(slot, flags(slot) | EMPTIED);
         keys.emptied(1);
-        int next = (emptiedTail + 1) & (emptiedQueue.length - 1);
-        if (next == emptiedHead && emptiedQueue.length < 2 * patches.length) {
-            growEmptiedQueue();
-            next = emptiedTail + 1;
-        }
-        if (next != emptiedHead) { // (full at its limit: the older ones are left to the clock hand)
-            emptiedQueue[emptiedTail] = slot;
-            emptiedTail = next;
-        }
-    }
-
-    /**
-     * Doubles the queue of emptied keys, in order. A fixed 4,096 overflowed in FRAUD (tens of
-     * thousands of cards empty each second as their 180-day window passes them): the keys left out
-     * were found by the clock hand only, which evicted keys with state meanwhile (0.04–0.12
-     * evictions per event, with cold loads after them, where freeing emptied keys made room).
-     */
-    private void growEmptiedQueue() {
-        int[] grown = new int[emptiedQueue.length * 2];
-        int n = 0;
-        for (int i = emptiedHead; i != emptiedTail; i = (i + 1) & (emptiedQueue.length - 1)) {
-            grown[n++] = emptiedQueue[i];
-        }
-        emptiedQueue = grown;
-        emptiedHead = 0;
-        emptiedTail = n;
+        emptiedKeys.add(slot, 2 * patches.length); // (left out past that: to the clock hand)
     }
 
     /** The flags of the key at {@code slot} (0 for a slot without records). */
@@ -212,9 +182,7 @@ final class HotTier {
      * the first to go: they hold nothing), else evicts one by the clock.
      */
     private void evictOne() {
-        while (emptiedHead != emptiedTail) {
-            int slot = emptiedQueue[emptiedHead];
-            emptiedHead = (emptiedHead + 1) & (emptiedQueue.length - 1);
+        for (int slot = emptiedKeys.poll(); slot >= 0; slot = emptiedKeys.poll()) {
             if ((flags(slot) & EMPTIED) != 0) {
                 freeEmptied(slot);
                 return;
@@ -397,36 +365,13 @@ final class HotTier {
      */
     private void reportKeyBytes() {
         if (!sweptOnce) {
-            sampleCopies();
+            codec.sample(table, keys); // (again every REMEASURE_EVICTIONS evictions, as the windows fill)
         }
         codec.report(keys, 8 * table.stride() + 1 + 4 + table.hintBytesPerSlot());
     }
 
-    /** Keys serialised to measure a copy until a snapshot's keys were: {@link #sampleCopies}. */
-    private static final int SAMPLE_KEYS = 256;
     /** Evictions between two measures until a snapshot's keys were saved. */
     private static final int REMEASURE_EVICTIONS = 1 << 14;
-
-    /**
-     * Serialises up to {@value #SAMPLE_KEYS} keys with state, spread over the slots, into a scratch
-     * writer, so that the copy's size and the external state are measured before the first
-     * snapshot's keys are all saved (and again every {@value #REMEASURE_EVICTIONS} evictions, as
-     * the windows fill). Until then a key's records stood in for its copy and its external state
-     * counted nothing: FRAUD's cards, 615 B of records for a copy of about 200 B, held the card
-     * table to 309 k keys until the first checkpoint's were saved, 10 s in (then 476 k), and the
-     * 161 k keys it evicted meanwhile were loaded back in the timed part (0.14 cold loads an event).
-     */
-    private void sampleCopies() {
-        KeyRecords records = table.records();
-        int n = records.slots();
-        int stride = Math.max(1, n / SAMPLE_KEYS);
-        for (int s = 0; s < n; s += stride) {
-            if (table.holders(s) > 0) {
-                sample.clear();
-                codec.write(records, s, true, 0, keys.keyLength(s), sample);
-            }
-        }
-    }
 
     private int copyKey(int slot) {
         int len = keys.keyLength(slot);

@@ -83,16 +83,12 @@ final class DedupIds implements AutoCloseable {
     private ReservoirCursor forgetCursor;
     private ReservoirCursor spillCursor; // null while the cold tier is not active
 
-    // where setHorizon and restore put the ids they read back (see place)
-    private long placeForget;
-    private long placeSpill;
-    private boolean placeFromCold; // whether the ids placed may be in the cold tier
+    private final IdPlacement placement; // where setHorizon, restore and activate put the ids they read back
 
     private final StagedColdIds staged = new StagedColdIds(); // when the cold tier steps, and its writes
 
     private final EventSink forget = this::forget;
     private final EventSink spill = this::spill;
-    private final EventSink place = this::place;
 
     DedupIds(EventReservoir reservoir, int idField, boolean stringId, String idName, ColdKeys cold, long dedupHotMs) {
         this(reservoir, idField, stringId, idName, cold, dedupHotMs, null);
@@ -107,6 +103,7 @@ final class DedupIds implements AutoCloseable {
         this.dedupHotMs = dedupHotMs;
         this.share = cold == null || pool == null ? null : pool.join();
         this.coldWanted = share == null;
+        this.placement = new IdPlacement(reservoir, ids, this.cold);
         this.forgetCursor = reservoir.openCursor(Long.MIN_VALUE);
     }
 
@@ -211,10 +208,9 @@ final class DedupIds implements AutoCloseable {
         cold.forgetBefore(forgetBoundary);
         hot = new DedupIndex();
         hot.expireBefore(hotBoundary());
-        placeForget = forgetBoundary;
-        placeSpill = spillBoundary;
-        placeFromCold = false;
-        scan(forgetBoundary, Long.MAX_VALUE, place);
+        placement.bounds(forgetBoundary, spillBoundary, hot);
+        placement.fromCold(false);
+        placement.scan(forgetBoundary, Long.MAX_VALUE);
         spillCursor = reservoir.openCursor(spillBoundary);
         share.report(hot.memoryBytes());
     }
@@ -258,9 +254,8 @@ final class DedupIds implements AutoCloseable {
         // the ids were: cold in (oldForget, oldSpillHigh] when the tier was active, hot after
         // oldSpillLow; they go: cold in (forgetBoundary, spillBoundary], hot after spillBoundary
         // (only the events between an old boundary and its new one change place)
-        placeForget = forgetBoundary;
-        placeSpill = spillBoundary;
-        placeFromCold = wasActive;
+        placement.bounds(forgetBoundary, spillBoundary, hot);
+        placement.fromCold(wasActive);
         if (forgetBoundary < oldForget && cold != null) {
             // an id counted again more than the old horizon after one of these events has two copies
             cold.reopen(oldForget);
@@ -269,8 +264,8 @@ final class DedupIds implements AutoCloseable {
             oldSpillLow = oldForget;
             oldSpillHigh = oldForget;
         }
-        scan(Math.min(oldForget, forgetBoundary), Math.max(oldForget, forgetBoundary), place);
-        scan(Math.min(oldSpillLow, spillBoundary), Math.max(oldSpillHigh, spillBoundary), place);
+        placement.scan(Math.min(oldForget, forgetBoundary), Math.max(oldForget, forgetBoundary));
+        placement.scan(Math.min(oldSpillLow, spillBoundary), Math.max(oldSpillHigh, spillBoundary));
         if (forgetBoundary < oldForget) {
             forgetCursor.close();
             forgetCursor = reservoir.openCursor(forgetBoundary);
@@ -303,40 +298,39 @@ final class DedupIds implements AutoCloseable {
         hot.clear();
         hot.expireBefore(hotBoundary());
         long from = boundary;
-        placeForget = boundary;
-        placeSpill = boundary;
+        placement.bounds(boundary, boundary, hot);
         // the checkpoint's spill mark, and its forget boundary (none in an older version's checkpoint)
         ColdIds.Mark saved = cold == null ? ColdIds.Mark.NONE : cold.restore(time, boundary, coldActive, horizonMs - hotHorizonMs);
         long mark = saved.spill();
         long savedForget = saved.forget();
         // ids in the checkpoint's cold tier from here (F; an old record's unknown: the boundary) up to M
         long coldLow = saved.current() ? savedForget : boundary;
-        placeFromCold = false; // the ids between the forget boundaries are not in the cold tier
+        placement.fromCold(false); // the ids between the forget boundaries are not in the cold tier
         if (coldActive) {
             spillCursor = reservoir.openCursor(boundary(hotHorizonMs));
-            placeSpill = spillCursor.boundary();
+            placement.spill(spillCursor.boundary());
             from = Math.max(from, mark);
             cold.forgetBefore(boundary);
             // a longer horizon than the checkpoint's: the ids between the two forget boundaries are
             // read back, as setHorizon does (those the reservoir still holds)
-            scan(boundary, Math.min(savedForget, from), place);
+            placement.scan(boundary, Math.min(savedForget, from));
             // a shorter one: the cold ids it no longer covers are deleted, as setHorizon does (left,
             // a stale id could hide a later copy counted after its event left the reservoir); up to
             // the boundary, not M: ids after M may be cold too (coldHigh, not saved)
             if (mark != Long.MIN_VALUE) {
-                placeFromCold = true;
-                scan(coldLow, boundary, place);
+                placement.fromCold(true);
+                placement.scan(coldLow, boundary);
             }
         } else if (mark > coldLow) {
             // no cold tier now: the checkpoint's cold ids come back to memory, or are forgotten
             // (and, with a longer horizon, the ids before them are remembered again)
-            scan(boundary, coldLow, place);
-            placeFromCold = true;
-            scan(coldLow, mark, place);
+            placement.scan(boundary, coldLow);
+            placement.fromCold(true);
+            placement.scan(coldLow, mark);
             from = Math.max(from, mark);
         }
-        placeFromCold = false; // the ids read back from here are after the checkpoint's spill mark
-        scan(from, Long.MAX_VALUE, place);
+        placement.fromCold(false); // the ids read back from here are after the checkpoint's spill mark
+        placement.scan(from, Long.MAX_VALUE);
     }
 
     /**
@@ -406,15 +400,6 @@ final class DedupIds implements AutoCloseable {
         }
     }
 
-    /** Hands {@code sink} the reservoir's events with timestamps in (from, to]. */
-    private void scan(long from, long to, EventSink sink) {
-        if (to > from) {
-            ReservoirCursor cursor = reservoir.openCursor(from);
-            cursor.advanceTo(to, sink);
-            cursor.close();
-        }
-    }
-
     // encode first, then read the key: encode may grow it (an id longer than any this task encoded)
 
     private void forget(long timestamp, long seq, EventRow row) {
@@ -428,29 +413,5 @@ final class DedupIds implements AutoCloseable {
         byte[] key = ids.key();
         cold.expect(hot.held(), hotHorizonMs); // (the ids in memory give the rate of ids)
         staged.add(true, key, len, timestamp, cold); // the hot tier drops it at the same boundary
-    }
-
-    /**
-     * Puts an id read back from the reservoir where it belongs: forgotten at or before
-     * {@link #placeForget}, cold up to {@link #placeSpill}, hot after (deleted from cold when it may
-     * have been there, {@link #placeFromCold}).
-     */
-    private void place(long timestamp, long seq, EventRow row) {
-        int len = ids.encode(row);
-        byte[] key = ids.key();
-        if (timestamp <= placeForget) {
-            if (placeFromCold) {
-                cold.forget(key, len, timestamp);
-            }
-        } else if (timestamp <= placeSpill) {
-            cold.store(key, len, timestamp);
-        } else {
-            if (placeFromCold) {
-                cold.delete(key, len); // (a later copy of it, if any, is after placeSpill too)
-            }
-            if (hot.latest(key, 1, len) < timestamp) {
-                hot.add(key, 1, len, timestamp);
-            }
-        }
     }
 }
