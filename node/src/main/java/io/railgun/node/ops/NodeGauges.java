@@ -55,6 +55,9 @@ public final class NodeGauges {
                 stateMemory::budgetBytes);
         metrics.gauge("railgun_state_rocksdb_bytes", "Off-heap bytes of the tasks' RocksDB in the shared cache: data,"
                 + " index and filter blocks, memtables (about 40% of the budget, a soft bound)", stateMemory::rocksDbUsageBytes);
+        metrics.gauge("railgun_state_hot_ids_bytes", "Heap bytes of the dedup ids tasks keep in memory for whole horizons,"
+                + " against the pool of a tenth of the budget (past it, the largest move their older ids to RocksDB)",
+                () -> stateMemory.hotIdPool().heldBytes());
         Path data = dataDir.toAbsolutePath();
         metrics.gauge("railgun_disk_bytes", "Bytes on disk: the tasks' reservoirs, their state (RocksDB) and the embedded"
                 + " broker's log (its index files are preallocated: sparse)", List.of("part"), () -> Map.of(
