@@ -187,7 +187,8 @@ final class DedupIds implements AutoCloseable {
             cold.passed(forgetCursor.boundary());
         }
         hot.expireBefore(hotBoundary());
-        if (!coldWanted && share.report(hot.memoryBytes()) && horizonMs > hotHorizonMs) {
+        // (only a horizon past the hot one counts in the pool: a task without one reports nothing)
+        if (!coldWanted && horizonMs > hotHorizonMs && share.report(hot.memoryBytes())) {
             activate();
         }
     }
@@ -231,6 +232,9 @@ final class DedupIds implements AutoCloseable {
         horizonMs = newHorizonMs;
         hotHorizonMs = Math.max(dedupHotMs, latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs && coldWanted;
+        if (share != null && horizonMs <= hotHorizonMs) {
+            share.report(0); // its ids are all within the hot horizon now: none in the pool
+        }
         closeSpill();
         if (cold != null) {
             cold.adoptFilter(coldActive, horizonMs - hotHorizonMs, wasActive);

@@ -286,6 +286,30 @@ class DedupIdsColdTierTest {
         restored.close();
     }
 
+    /**
+     * A task whose horizon is within its in-memory part keeps its ids in memory anyway: they are not
+     * the pool's, so they neither fill it nor push other tasks' ids to their cold tiers (they did,
+     * an E1 task's hour of ids counted against a FRAUD task's 180 days); and a task whose horizon
+     * shrinks to within that part takes its ids out of the pool.
+     */
+    @Test
+    void onlyIdsPastTheInMemoryPartCountInThePool() {
+        HotIdPool pool = new HotIdPool(1L << 30);
+        DedupIds ids = new DedupIds(reservoir, 0, false, "id", store, 200, pool);
+        ids.setHorizon(100, 0); // within the in-memory part of 200
+        for (long t = 1; t <= 1000; t++) {
+            count(ids, t, t);
+        }
+        assertThat(pool.heldBytes()).as("a horizon within the in-memory part").isZero();
+
+        ids.setHorizon(300, 0); // past it: the ids count
+        count(ids, 1001, 1001);
+        assertThat(pool.heldBytes()).isPositive();
+        ids.setHorizon(150, 0); // within it again
+        assertThat(pool.heldBytes()).as("back within the in-memory part").isZero();
+        ids.close();
+    }
+
     /** The bytes a pool is told of for an index of the ids of {@link #aPoolKeepsEveryIdInMemoryUntilItIsPassed}. */
     private static long filledIndexBytes() {
         DedupIdsColdTierTest scratch = new DedupIdsColdTierTest();
