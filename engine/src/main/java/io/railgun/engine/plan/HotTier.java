@@ -271,8 +271,8 @@ final class HotTier {
         if (sweep >= patches.length) {
             sweep = -1;
             sweptOnce |= sweptKeys;
-            // the keys just serialised are the first measure of a copy's size (until then a key's
-            // records stand in, some three times FRAUD's): not left to the next snapshot's start
+            // the keys just serialised measure a copy's size (until then a sample of keys stands
+            // in: KeyRecordCodec.sample): not left to the next snapshot's start
             reportKeyBytes();
             return true;
         }

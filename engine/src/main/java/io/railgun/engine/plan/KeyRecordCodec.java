@@ -196,13 +196,13 @@ final class KeyRecordCodec {
         return null;
     }
 
-    /** Keys {@link #sample} serialises at most. */
+    /** The slots {@link #sample} looks at: every {@code slots / SAMPLE_KEYS}th (all of fewer than twice as many). */
     private static final int SAMPLE_KEYS = 256;
     private final StateWriter sample = new StateWriter(); // sample's scratch
 
     /**
-     * Serialises up to {@value #SAMPLE_KEYS} keys of {@code table} with state, spread over its
-     * slots, into a scratch writer, to measure a copy's size and the external state before a
+     * Serialises the keys with state at about {@value #SAMPLE_KEYS} slots spread over {@code table}'s
+     * (every {@code slots / SAMPLE_KEYS}th; at most 511) into a scratch writer, to measure a copy's size and the external state before a
      * snapshot's keys were all saved ({@link HotTier}). Until then a key's records stood in for
      * its copy and its external state counted nothing: FRAUD's cards, 615 B of records for a copy
      * of about 200 B, held the card table to 309 k keys until the first checkpoint's were saved,

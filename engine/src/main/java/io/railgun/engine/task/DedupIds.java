@@ -30,15 +30,10 @@ import io.railgun.engine.window.WindowBounds;
  * tier is active, and only when the {@link io.railgun.engine.dedup.ColdIdFilter} of the cold ids (saved with each checkpoint)
  * does not rule it out; a cold id whose t is not within H counts as absent.
  *
- * <p><b>The node's pool.</b> With a {@link HotIdPool} (a node's budget), the cold tier of a task
- * whose horizon is longer than {@code Hh} is <i>wanted</i> only once the pool is passed: until then
- * every id of the horizon is hot (no RocksDB write per event), and the first step that finds the
- * node's ids over the pool while this task holds more than an even part of it activates the tier
- * ({@link #activate}): a fresh hot index, and the horizon's events read back from the reservoir,
- * the older ids stored cold and the later hot, as a restore places them. The tier stays wanted
- * (a restore from a checkpoint taken with it active restores it active; one taken without it,
- * all hot, reads the horizon's ids back, at most about the pool's worth). Without a pool the tier
- * is active whenever {@code H > Hh}.
+ * <p><b>The node's pool.</b> With a {@link HotIdPool}, the cold tier of a task with {@code H > Hh}
+ * is <i>wanted</i> only from the step that finds the pool passed while this task holds more than an
+ * even part of it ({@link #activate}); until then every id of H is hot. It stays wanted, and a
+ * restore of a checkpoint taken with it active restores it active. Without a pool it is wanted.
  *
  * <p><b>Restore.</b> Each checkpoint also stores, under the key of the single tag byte 0, the spill
  * cursor's boundary M at that point (Long.MIN_VALUE when nothing was spilled) and the forget
@@ -194,11 +189,9 @@ final class DedupIds implements AutoCloseable {
     }
 
     /**
-     * Activates the cold tier, the node's pool passed: the ids older than the hot horizon go to
-     * RocksDB. As a restore does: a fresh hot index (the arrays sized for the whole horizon's ids
-     * go with the old one), and the horizon's events read back from the reservoir, which holds
-     * every counted event of it (the forget cursor keeps them); their ids stored cold up to the
-     * spill boundary, hot after.
+     * Activates the cold tier, the node's pool passed, as a restore places ids: a fresh hot index
+     * (the old one's arrays were sized for all of H), and H's events read back from the reservoir
+     * (the forget cursor keeps them), their ids cold up to the spill boundary, hot after.
      */
     private void activate() {
         coldWanted = true;
