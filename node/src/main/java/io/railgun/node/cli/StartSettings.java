@@ -69,9 +69,9 @@ public final class StartSettings {
             ValueTypes.DURATION, DEFAULTS.minDedupHorizonMs(),
             "Shortest time event ids are remembered to detect duplicates (longer when windows are longer)");
     public static final Setting<Long> STATE_MEMORY = Setting.of("state-memory", "SIZE", ValueTypes.MEMORY_BYTES,
-            DEFAULTS.stateMemoryBytes(), "State memory of the node, shared by all its tasks: 40% RocksDB (one block"
+            DEFAULTS.stateMemoryBytes(), "State memory of the node, shared by all its tasks: 30% RocksDB (one block"
                     + " cache, memtables charged to it; off-heap), 40% hot keys, 20% write buffers and checkpoint"
-                    + " snapshots (heap); at least 64MiB. Keep the heap (-Xmx) at least 60% of it plus"
+                    + " snapshots, 10% dedup ids of long horizons (heap); at least 64MiB. Keep the heap (-Xmx) at least 70% of it plus"
                     + " 0.5GiB (the reservoirs' caches, Kafka clients)");
 
     public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("max-connections", "N", ValueTypes.POSITIVE_INT,

@@ -54,9 +54,9 @@ public final class NodeGauges {
         metrics.gauge("railgun_state_memory_budget_bytes", "The node's state memory budget (--state-memory)",
                 stateMemory::budgetBytes);
         metrics.gauge("railgun_state_rocksdb_bytes", "Off-heap bytes of the tasks' RocksDB in the shared cache: data,"
-                + " index and filter blocks, memtables (about 40% of the budget, a soft bound)", stateMemory::rocksDbUsageBytes);
+                + " index and filter blocks, memtables (about 30% of the budget, a soft bound)", stateMemory::rocksDbUsageBytes);
         metrics.gauge("railgun_state_hot_ids_bytes", "Heap bytes of the dedup ids tasks keep in memory for whole horizons,"
-                + " against the pool of a tenth of the budget (past it, a task holding more than an even part moves its older ids to RocksDB)",
+                + " against their pool, a tenth of the budget (past it, a task holding more than an even part moves its older ids to RocksDB)",
                 () -> stateMemory.hotIdPool().heldBytes());
         Path data = dataDir.toAbsolutePath();
         metrics.gauge("railgun_disk_bytes", "Bytes on disk: the tasks' reservoirs, their state (RocksDB) and the embedded"

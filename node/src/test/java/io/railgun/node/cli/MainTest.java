@@ -81,7 +81,7 @@ class MainTest {
         }
         assertThat(traces.toString()).as("picocli's warnings (a '%%' in a description)").isEmpty();
         String help = out.toString().replaceAll("\\s+", " ");
-        assertThat(help).contains("40% RocksDB"); // the text only: an unformatted description has it too, the check above catches that
+        assertThat(help).contains("30% RocksDB"); // the text only: an unformatted description has it too, the check above catches that
         for (String option : START_OPTIONS) {
             assertThat(help).containsPattern("(^|[\\s,])" + Pattern.quote(option) + "([=\\s,]|$)");
         }

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The memory a node's durable tasks may spend keeping the dedup ids of their whole horizon in
- * memory ({@link StateMemory#hotIdPool()}: a tenth of the state budget). A task whose horizon is
+ * memory ({@link StateMemory#hotIdPool()}: a tenth of the state budget, one of its shares). A task whose horizon is
  * longer than the hot horizon keeps every id in memory while the node's tasks together hold less
  * than the pool; the first to find the pool passed while holding more than an even part of it
  * moves its ids older than the hot horizon to its cold tier (RocksDB), for good. So a task of a

@@ -15,13 +15,14 @@ import org.rocksdb.WriteBufferManager;
  *
  * <pre>
  *   budget B
- *   ├─ 40% RocksDB, off-heap: ONE block cache for all tasks (data, index and filter blocks), to
+ *   ├─ 30% RocksDB, off-heap: ONE block cache for all tasks (data, index and filter blocks), to
  *   │      which ONE write-buffer manager charges every memtable, bloom filters included (at most
- *   │      45% of the 40%); past that limit each store that writes flushes its memtables (RocksDB
- *   │      does not stall writers: see the constructor); past half of the 40% held unevictable, a
+ *   │      45% of the 30%); past that limit each store that writes flushes its memtables (RocksDB
+ *   │      does not stall writers: see the constructor); past half of the 30% held unevictable, a
  *   │      store's checkpoint writer flushes its memtables and waits for that before writing, so
  *   │      memtables do not pile up behind a slow disk. The bound is soft: the cache's limit is
  *   │      not strict, and memtables can pass it by the checkpoints being written meanwhile
+ *   ├─ 10% hot dedup ids, on heap: the pool of ids of whole dedup horizons ({@link #hotIdPool()})
  *   ├─ 40% hot tiers, on heap: the key tables' hot keys; split among the tasks, and a task's part
  *   │      among its key tables, by what each wants ({@code Shares}), each table holding as many
  *   │      keys as their measured size fits its part ({@code HotTierSizing})
@@ -31,9 +32,8 @@ import org.rocksdb.WriteBufferManager;
  *
  * <p>When a task's write buffers fill, it checkpoints early; when they reach its share with a
  * checkpoint still being written, the task's thread waits for it (back-pressure: it stops reading
- * its input, nothing is dropped, nothing exits). What the budget does not cover: the reservoirs' caches, the dedup ids in memory
- * (those of the recent past, {@link DurableStateOptions#dedupHotMs()}, and those of whole horizons
- * up to the {@link #hotIdPool()}, a tenth of the budget besides it), the JVM and Kafka clients.
+ * its input, nothing is dropped, nothing exits). What the budget does not cover: the reservoirs' caches, the dedup ids
+ * of the recent past ({@link DurableStateOptions#dedupHotMs()}), the JVM and Kafka clients.
  *
  * <p>Thread-safe: tasks {@link #attach()} and detach from their own threads and say what they want
  * through their {@link Lease} (a volatile write, and the version bumped when it changes); each
@@ -108,7 +108,8 @@ public final class StateMemory implements AutoCloseable {
 
     /**
      * What the tasks may spend keeping the dedup ids of their whole horizon in memory, a tenth of
-     * the budget besides it: past it, tasks move the ids older than their hot horizon to RocksDB.
+     * the budget (taken from RocksDB's share, which was 40% before the pool counted in the budget):
+     * past it, tasks move the ids older than their hot horizon to RocksDB.
      */
     public HotIdPool hotIdPool() {
         return hotIds;
@@ -118,21 +119,28 @@ public final class StateMemory implements AutoCloseable {
         return budgetBytes;
     }
 
-    /** The RocksDB share: the shared block cache's capacity, memtables included. */
+    /** The RocksDB share, 30%: the shared block cache's capacity, memtables included. */
     public long rocksDbBytes() {
-        return budgetBytes * 2 / 5;
+        return budgetBytes * 3 / 10;
     }
 
-    /** A store's state memtable size: an eighth of the RocksDB share, between 1 and 64 MiB. */
+    /**
+     * A store's state memtable size: an eighth of the RocksDB share, a sixteenth of a share under
+     * 64 MiB; between 1 and 64 MiB. In a small share a few stores' memtables fill it: an eighth of
+     * 30% of the smallest budget let twelve stores behind a slow disk hold 17-19 MiB of memtables in
+     * a 19.2 MiB share (RocksDB at up to 117% of it, StateMemoryBudgetTest), a sixteenth 14 MiB
+     * (101%). A large share keeps an eighth: fewer, larger flushes (38 MiB memtables at 1 GiB).
+     */
     public long memtableBytes() {
-        return Math.max(1L << 20, Math.min(64L << 20, rocksDbBytes() / 8));
+        long share = rocksDbBytes();
+        return Math.max(1L << 20, Math.min(64L << 20, share < 64L << 20 ? share / 16 : share / 8));
     }
 
     /**
      * Past this many unevictable bytes in the shared cache (memtables and pinned blocks: half the
      * RocksDB share, the manager's flush limit being 45%), a checkpoint writer flushes its store's
      * memtables and waits for the flush before it writes (see {@code CheckpointWriter}). With a
-     * budget of 1 GiB, two tasks' memtables never reach it.
+     * budget of 1 GiB (a 154 MiB limit; memtables of 38 MiB), two tasks' memtables rarely reach it.
      */
     public long memtableWaitBytes() {
         return rocksDbBytes() / 2;
