@@ -125,6 +125,7 @@ public final class EngineBench {
             }
         }
         DurableCounters durableAfter = DurableCounters.of(taskArray);
+        long idPoolHeld = bench.stateMemory == null ? 0 : bench.stateMemory.hotIdPool().heldBytes();
         int timed = batch.size() - warmup;
         double evPerSec = timed / (elapsedNs / 1e9);
         double allocPerEvent = (double) allocated / timed;
@@ -199,12 +200,14 @@ public final class EngineBench {
         }
         if (o.durable()) {
             long rocksAfterClose = ProcessProbes.sizeOf(bench.stateDirs);
-            long finalBytes = 0, finalNanos = 0, filterBytes = 0, filterNegatives = 0;
+            long finalBytes = 0, finalNanos = 0, filterBytes = 0, filterNegatives = 0, hotIds = 0, narrowings = 0;
             for (TaskProcessor t : taskArray) {
                 finalBytes += t.durableState().lastCheckpointBytes();
                 finalNanos = Math.max(finalNanos, t.durableState().lastCheckpointNanos());
                 filterBytes += t.stats().dedupFilterBytes();
                 filterNegatives += t.stats().dedupFilterNegatives();
+                hotIds += t.stats().dedupHotIds();
+                narrowings += t.stats().dedupNarrowings();
             }
             DurableCounters a = durableAfter, b = durableBefore;
             System.out.printf("         durable: %,d checkpoints in the timed part (%,d in all, every %,d ms), last %.1f MB in %,d ms;"
@@ -216,8 +219,10 @@ public final class EngineBench {
                     a.evictions() - b.evictions(), (double) (a.evictions() - b.evictions()) / timed, a.coldLoads() - b.coldLoads(),
                     (double) (a.coldLoads() - b.coldLoads()) / timed, a.coldReads() - b.coldReads(),
                     (double) (a.coldReads() - b.coldReads()) / timed, a.evictions(), a.coldLoads(), a.coldReads());
-            System.out.printf("         durable: filter of the cold dedup ids %.2f MiB, %,d RocksDB lookups ruled out in all%n",
-                    filterBytes / 1048576.0, filterNegatives);
+            System.out.printf("         durable: dedup ids in memory %,d at the end (the pool of hot ids: %.1f of %.1f MiB),"
+                            + " hot horizons narrowed %,d times; filter of the cold ids %.2f MiB, %,d RocksDB lookups ruled out in all%n",
+                    hotIds, idPoolHeld / 1048576.0, bench.stateMemory == null ? 0 : bench.stateMemory.hotIdPool().limitBytes() / 1048576.0,
+                    narrowings, filterBytes / 1048576.0, filterNegatives);
             System.out.printf("         durable: RocksDB %.1f MB on disk at the end of the timed part, %.1f MB after close;"
                             + " close() %,d ms (final checkpoint %.1f MB in %,d ms)%n",
                     rocksBytes / 1048576.0, rocksAfterClose / 1048576.0, closeNs / 1_000_000, finalBytes / 1048576.0,

@@ -182,6 +182,11 @@ public final class DedupIndex {
         return tail - head;
     }
 
+    /** The counted timestamp of the oldest entry held (Long.MIN_VALUE when none): about the oldest live id's. */
+    public long oldestTimestamp() {
+        return tail > head ? log.timestamp(head) : Long.MIN_VALUE;
+    }
+
     /** Heap bytes of the index's arrays. */
     public long memoryBytes() {
         return log.memoryBytes() + bytes.memoryBytes() + table.length * 8L + (previous == null ? 0 : previous.length * 8L);

@@ -175,9 +175,12 @@ final class ColdIds {
         }
     }
 
-    /** Whether the checkpoint's record has a spill mark: its cold tier was active (see {@link DedupIds#markCheckpoint}). */
-    boolean spilledAtCheckpoint() {
-        return keys.load(MARK_KEY, 0, 1, reader) && reader.getLong() != Long.MIN_VALUE;
+    /**
+     * The checkpoint's spill mark: Long.MIN_VALUE when its cold tier was not active (or no record),
+     * see {@link DedupIds#markCheckpoint}.
+     */
+    long spillMarkAtCheckpoint() {
+        return keys.load(MARK_KEY, 0, 1, reader) ? reader.getLong() : Long.MIN_VALUE;
     }
 
     /**

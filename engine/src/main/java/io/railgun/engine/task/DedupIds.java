@@ -15,9 +15,9 @@ import io.railgun.engine.window.WindowBounds;
  * {@code t > T - H - 1}:
  * <ul>
  *   <li><b>hot</b> (memory, a {@link DedupIndex} ordered by arrival, so ids expire by a sequential
- *       walk): ids with {@code t > T - Hh - 1}, where the hot horizon
- *       {@code Hh = max(dedupHotMs, lateness)}, so an event the task accepts is always hot (when
- *       the cold tier is not active, {@code Hh} is H itself);</li>
+ *       walk): ids with {@code t > T - Hh - 1}, where the hot horizon {@code Hh} is at least the
+ *       lateness, so an event the task accepts is always hot ({@link HotIdHorizon}: at most
+ *       {@code dedupHotMs}; when the cold tier is not active, {@code Hh} is H itself);</li>
  *   <li><b>cold</b> ({@link ColdIds}, in the durable store's {@link ColdKeys}, so RocksDB with the checkpoints): the
  *       older ones, when {@code H > Hh} for a durable task ("the cold tier is active"). Key: a tag
  *       byte 1 then the id's bytes; value: t (8 bytes, little-endian).</li>
@@ -34,6 +34,8 @@ import io.railgun.engine.window.WindowBounds;
  * is <i>wanted</i> only from the step that finds the pool passed while this task holds more than an
  * even part of it ({@link #activate}); until then every id of H is hot. It stays wanted, and a
  * restore of a checkpoint taken with it active restores it active. Without a pool it is wanted.
+ * Found passed again with the tier active, the pool narrows the hot horizon ({@link #narrow},
+ * {@link HotIdHorizon}: {@code Hh} is then below {@code dedupHotMs}, not below the lateness).
  *
  * <p><b>Restore.</b> Each checkpoint also stores, under the key of the single tag byte 0, the spill
  * cursor's boundary M at that point (Long.MIN_VALUE when nothing was spilled) and the forget
@@ -62,12 +64,13 @@ import io.railgun.engine.window.WindowBounds;
  * <p>Allocation-free per event in steady state. Owned by the task's thread.
  */
 final class DedupIds implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(DedupIds.class.getName());
+
     private final EventReservoir reservoir;
     private final EventIdKey ids;
     private final ColdIds cold; // null: every id in memory (an in-memory task)
-    private final long dedupHotMs;
+    private final HotIdHorizon hotHorizon;
     private DedupIndex hot = new DedupIndex(); // replaced when the cold tier is activated (see activate)
-    private final HotIdPool.Share share; // this task's part of the node's pool; null: none
     private boolean coldWanted; // whether the cold tier takes the ids past the hot horizon (when H > Hh)
     private int pendingLength = -1; // the id isNew accepted, in the id key; -1: none
 
@@ -95,9 +98,8 @@ final class DedupIds implements AutoCloseable {
         this.reservoir = reservoir;
         this.ids = new EventIdKey(idField, stringId, idName);
         this.cold = cold == null ? null : new ColdIds(cold);
-        this.dedupHotMs = dedupHotMs;
-        this.share = cold == null || pool == null ? null : pool.join();
-        this.coldWanted = share == null;
+        this.hotHorizon = new HotIdHorizon(dedupHotMs, cold == null ? null : pool);
+        this.coldWanted = !hotHorizon.pooled();
         this.placement = new IdPlacement(reservoir, ids, this.cold);
         this.forgetCursor = reservoir.openCursor(Long.MIN_VALUE);
     }
@@ -183,8 +185,12 @@ final class DedupIds implements AutoCloseable {
         }
         hot.expireBefore(hotBoundary());
         // (only a horizon past the hot one counts in the pool: a task without one reports nothing)
-        if (!coldWanted && horizonMs > hotHorizonMs && share.report(hot.memoryBytes())) {
-            activate();
+        if (hotHorizon.pooled() && horizonMs > hotHorizonMs && hotHorizon.report(hot.memoryBytes())) {
+            if (!coldWanted) {
+                activate();
+            } else {
+                narrow();
+            }
         }
     }
 
@@ -194,6 +200,7 @@ final class DedupIds implements AutoCloseable {
      * (the forget cursor keeps them), their ids cold up to the spill boundary, hot after.
      */
     private void activate() {
+        long started = System.nanoTime();
         coldWanted = true;
         coldActive = true;
         cold.adoptFilter(true, horizonMs - hotHorizonMs, false);
@@ -206,7 +213,43 @@ final class DedupIds implements AutoCloseable {
         placement.fromCold(false);
         placement.scan(forgetBoundary, Long.MAX_VALUE);
         spillCursor = reservoir.openCursor(spillBoundary);
-        share.report(hot.memoryBytes());
+        hotHorizon.report(hot.memoryBytes());
+        logMoved("the node's pool of hot ids passed: ids older than %,d ms moved to RocksDB", started);
+    }
+
+    /**
+     * The pool still passed with the cold tier active, this task holding more than an even part:
+     * the hot horizon narrowed ({@link HotIdHorizon}), the ids it leaves spilled at once, and the
+     * hot index made afresh from the reservoir's events after the new spill boundary (the old one's
+     * arrays were sized for the wider horizon).
+     */
+    private void narrow() {
+        // the time its ids span: less than the hot horizon in a stream younger than it
+        long oldest = hot.oldestTimestamp();
+        long span = oldest == Long.MIN_VALUE || oldest <= hotBoundary() ? hotHorizonMs : streamTime - oldest;
+        long narrowed = hotHorizon.narrowed(hotHorizonMs, span, hot.memoryBytes());
+        if (narrowed == hotHorizonMs) {
+            return;
+        }
+        long started = System.nanoTime();
+        cold.adoptFilter(true, horizonMs - narrowed, true);
+        long spillBoundary = boundary(narrowed);
+        spillCursor.advanceTo(spillBoundary, spill); // (its rate of ids: the old index's over the old horizon)
+        staged.apply(cold);
+        hotHorizonMs = narrowed;
+        hot = new DedupIndex();
+        hot.expireBefore(hotBoundary());
+        placement.bounds(boundary(horizonMs), spillBoundary, hot);
+        placement.fromCold(false);
+        placement.scan(spillBoundary, Long.MAX_VALUE);
+        hotHorizon.report(hot.memoryBytes());
+        logMoved("the node's pool of hot ids still passed: ids older than %,d ms moved to RocksDB", started);
+    }
+
+    private void logMoved(String what, long startedNanos) {
+        long ms = (System.nanoTime() - startedNanos) / 1_000_000;
+        LOG.log(System.Logger.Level.INFO, () -> String.format(what + " (%,d ids, %,d bytes kept in memory; %,d ms)",
+                hotHorizonMs, hot.held(), hot.memoryBytes(), ms));
     }
 
     /**
@@ -223,10 +266,10 @@ final class DedupIds implements AutoCloseable {
         long oldSpillLow = spillCursor != null ? spillCursor.boundary() : oldForget;
         long oldSpillHigh = spillCursor != null ? Math.max(oldSpillLow, cold.high()) : oldForget;
         horizonMs = newHorizonMs;
-        hotHorizonMs = Math.max(dedupHotMs, latenessMs);
+        hotHorizonMs = hotHorizon.forLateness(latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs && coldWanted;
-        if (share != null && horizonMs <= hotHorizonMs) {
-            share.report(0); // its ids are all within the hot horizon now: none in the pool
+        if (hotHorizon.pooled() && horizonMs <= hotHorizonMs) {
+            hotHorizon.report(0); // its ids are all within the hot horizon now: none in the pool
         }
         closeSpill();
         if (cold != null) {
@@ -284,9 +327,12 @@ final class DedupIds implements AutoCloseable {
         streamTime = time;
         staged.stepped(time);
         horizonMs = newHorizonMs;
-        hotHorizonMs = Math.max(dedupHotMs, latenessMs);
-        // with a pool: wanted when the checkpoint's tier was active (it had spilled), all hot else
-        coldWanted = share == null || cold.spilledAtCheckpoint();
+        // with a pool: wanted when the checkpoint's tier was active (it had spilled), all hot else;
+        // a hot horizon narrowed then stays narrowed
+        long spilled = hotHorizon.pooled() ? cold.spillMarkAtCheckpoint() : Long.MIN_VALUE;
+        coldWanted = !hotHorizon.pooled() || spilled != Long.MIN_VALUE;
+        hotHorizon.restoredFrom(time, spilled);
+        hotHorizonMs = hotHorizon.forLateness(latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs && coldWanted;
         long boundary = boundary(horizonMs);
         forgetCursor.close();
@@ -358,6 +404,16 @@ final class DedupIds implements AutoCloseable {
         return cold == null ? 0 : cold.duplicates();
     }
 
+    /** Times the hot horizon was narrowed, the node's pool passed with the cold tier active. */
+    long narrowings() {
+        return hotHorizon.narrowings();
+    }
+
+    /** {@link HotIdHorizon#narrowAbove}. */
+    void narrowAbove(long bytes) {
+        hotHorizon.narrowAbove(bytes);
+    }
+
     /** Ids held in memory (the live ones, and the dead ones not yet dropped from the log). */
     long hotIds() {
         return hot.held();
@@ -367,9 +423,7 @@ final class DedupIds implements AutoCloseable {
     public void close() {
         forgetCursor.close();
         closeSpill();
-        if (share != null) {
-            share.close();
-        }
+        hotHorizon.close();
     }
 
     private void closeSpill() {

@@ -41,6 +41,11 @@ public final class ProcessorStats {
         return ids.filterBytes();
     }
 
+    /** Times the dedup ids' hot horizon was narrowed, the node's pool of hot ids passed, since the task was opened. */
+    public long dedupNarrowings() {
+        return ids.narrowings();
+    }
+
     /** Number of events held in the reservoir. */
     public long reservoirSize() {
         return reservoir.size();

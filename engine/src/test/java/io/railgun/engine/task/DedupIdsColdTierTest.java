@@ -310,6 +310,54 @@ class DedupIdsColdTierTest {
         ids.close();
     }
 
+    /**
+     * At a high rate a day of ids outgrows the pool even with the cold tier active: the pool still
+     * passed, the hot horizon is narrowed until the task's ids fit (never below the lateness), the
+     * ids it leaves are cold and still duplicates, and a restore keeps it narrowed rather than
+     * reading the whole in-memory part back.
+     */
+    @Test
+    void aPoolPassedWithTheColdTierActiveNarrowsTheHotHorizon() {
+        HotIdPool pool = new HotIdPool(400_000);
+        DedupIds ids = new DedupIds(reservoir, 0, false, "id", store, 2_000, pool);
+        ids.setHorizon(4_000, 100);
+        long id = 0;
+        for (long t = 1; t <= 5_000; t++) {
+            for (int k = 0; k < 20; k++) { // 20 ids a ms: 40,000 in the in-memory part of 2,000 ms
+                count(ids, id++, t);
+            }
+        }
+        System.out.printf("[dedup ids] pool %,d B: held %,d B, %,d ids in memory, %d narrowings%n", pool.limitBytes(),
+                pool.heldBytes(), ids.hotIds(), ids.narrowings());
+        assertThat(ids.narrowings()).as("narrowings").isPositive();
+        assertThat(pool.heldBytes()).as("the task's ids in memory, within the pool").isLessThanOrEqualTo(pool.limitBytes());
+        long hotIds = ids.hotIds();
+        assertThat(hotIds).as("fewer than the in-memory part's, at least the lateness's")
+                .isLessThan(40_000).isGreaterThanOrEqualTo(100 * 20);
+        // ids of the whole horizon (counted after T - H - 1 = 999) are duplicates, hot or cold
+        for (long t : new long[] {1_000, 2_500, 3_001, 4_000, 4_990, 5_000}) {
+            assertThat(isNew(ids, (t - 1) * 20, 5_000)).as("the id counted at %d", t).isFalse();
+        }
+        assertThat(isNew(ids, 998 * 20, 5_000)).as("the id counted at 999, past the horizon").isTrue();
+        ids.markCheckpoint();
+        ids.close();
+
+        DedupIds restored = new DedupIds(reservoir, 0, false, "id", store, 2_000, pool);
+        restored.restore(5_000, 4_000, 100);
+        assertThat(restored.hotIds()).as("restored with the narrowed hot horizon").isLessThanOrEqualTo(hotIds);
+        for (long t : new long[] {1_001, 3_001, 5_000}) {
+            assertThat(isNew(restored, (t - 1) * 20, 5_000)).as("the id counted at %d, after the restore", t).isFalse();
+        }
+        for (long t = 5_001; t <= 5_500; t++) {
+            for (int k = 0; k < 20; k++) {
+                count(restored, id++, t);
+            }
+        }
+        assertThat(restored.narrowings()).as("narrowings after the restore (the horizon kept narrowed)").isZero();
+        assertThat(pool.heldBytes()).isLessThanOrEqualTo(pool.limitBytes());
+        restored.close();
+    }
+
     /** The bytes a pool is told of for an index of the ids of {@link #aPoolKeepsEveryIdInMemoryUntilItIsPassed}. */
     private static long filledIndexBytes() {
         DedupIdsColdTierTest scratch = new DedupIdsColdTierTest();

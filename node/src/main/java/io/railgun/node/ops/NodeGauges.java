@@ -55,8 +55,9 @@ public final class NodeGauges {
                 stateMemory::budgetBytes);
         metrics.gauge("railgun_state_rocksdb_bytes", "Off-heap bytes of the tasks' RocksDB in the shared cache: data,"
                 + " index and filter blocks, memtables (about 30% of the budget, a soft bound)", stateMemory::rocksDbUsageBytes);
-        metrics.gauge("railgun_state_hot_ids_bytes", "Heap bytes of the dedup ids tasks keep in memory for whole horizons,"
-                + " against their pool, a tenth of the budget (past it, a task holding more than an even part moves its older ids to RocksDB)",
+        metrics.gauge("railgun_state_hot_ids_bytes", "Heap bytes of the dedup ids kept in memory by tasks whose horizon is"
+                + " longer than a day, against their pool, a tenth of the budget (past it, a task holding more than an even part moves"
+                + " its ids older than a day to RocksDB, then fewer)",
                 () -> stateMemory.hotIdPool().heldBytes());
         Path data = dataDir.toAbsolutePath();
         metrics.gauge("railgun_disk_bytes", "Bytes on disk: the tasks' reservoirs, their state (RocksDB) and the embedded"

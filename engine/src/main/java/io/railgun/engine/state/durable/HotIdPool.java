@@ -63,6 +63,16 @@ public final class HotIdPool {
             return heldBytes.get() > limitBytes && reported > limitBytes / Math.max(1, shares.get());
         }
 
+        /** The node's pool: {@link HotIdPool#limitBytes()}. */
+        public long limitBytes() {
+            return limitBytes;
+        }
+
+        /** What the node's tasks hold: {@link HotIdPool#heldBytes()}. */
+        public long heldBytes() {
+            return heldBytes.get();
+        }
+
         @Override
         public void close() {
             if (!closed) {
