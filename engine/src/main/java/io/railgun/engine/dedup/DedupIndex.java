@@ -187,6 +187,17 @@ public final class DedupIndex {
         return tail > head ? log.timestamp(head) : Long.MIN_VALUE;
     }
 
+    /**
+     * Whether the table is at least eight times the held entries (past 512; a fresh table holds
+     * 2,048 slots): at least twice what a
+     * fresh index of them would have, as the table never shrinks (after a jump in time, a narrower
+     * boundary or a fall in the rate of ids it is sized for ids gone; growth leaves it at four to
+     * eight times the held entries, so the held entries have halved since it last grew).
+     */
+    public boolean oversized() {
+        return table.length >= 8L * Math.max(512, tail - head);
+    }
+
     /** Heap bytes of the index's arrays. */
     public long memoryBytes() {
         return log.memoryBytes() + bytes.memoryBytes() + table.length * 8L + (previous == null ? 0 : previous.length * 8L);

@@ -13,9 +13,33 @@ import java.nio.ByteOrder;
  * store's {@link ColdKeys} (key: the tag byte {@link #ID} then the id's bytes, as the caller builds
  * it; value: the counted timestamp, 8 bytes little-endian), their {@link ColdIdFilter}, and the
  * checkpoint's record under the single tag byte {@link #MARK}: the spill mark M, the forget boundary
- * F and R, the highest old forget boundary a lengthened horizon passed back over (see
- * {@link DedupIds}' "Two copies of an id": an id counted at or before R may have a later copy, so
- * storing or forgetting one reads the stored copy first and leaves a later one in place).
+ * F, R, the highest old forget boundary a lengthened horizon passed back over (below), and the cap
+ * of the hot horizon ({@link HotIdHorizon}).
+ *
+ * <p><b>Restore.</b> Each checkpoint also stores, under the key of the single tag byte 0, the spill
+ * cursor's boundary M at that point (Long.MIN_VALUE when nothing was spilled) and the forget
+ * cursor's F: the ids with {@code F < t <= M} are in the checkpoint's cold tier; a restore with a
+ * longer horizon reads the ids after its own forget boundary up to F back from the reservoir, as
+ * {@link DedupIds#setHorizon} does (a checkpoint of a version that stored M only: not). {@link DedupIds#restore} therefore reads back from the
+ * reservoir only the events after {@code max(M, T - H - 1)}: the last {@code Hh} of event time, not
+ * the whole horizon (180 days of ids for a 180-day window). Exact: the ids in (T - H - 1, M] are
+ * in the cold tier, the later ones are read back (to cold up to the spill boundary, to hot after);
+ * were M above the spill boundary the task now computes (a longer {@code Hh}), the ids in between
+ * stay in cold only, where a lookup finds them as well. The record's third long is R below; its
+ * fourth the cap of the hot horizon a narrowing left, restored as it was (a record without it: none).
+ *
+ * <p><b>Two copies of an id.</b> An id is counted again once it is forgotten, so two counted events
+ * with one id are always more than the horizon apart — until the horizon is lengthened (by
+ * {@link DedupIds#setHorizon} or a restore with a longer one) while the reservoir still holds the older:
+ * then both are within H, and the later must keep the id. The hot tier keeps the later copy's entry
+ * ({@link io.railgun.engine.dedup.DedupIndex#latest}); for the cold tier, which holds one timestamp per id, R is the
+ * highest old forget boundary such a lengthening passed back over: storing or deleting the cold copy
+ * of an id counted at or before R reads it first and leaves a later one in place (up to two RocksDB
+ * reads for each such id, at the store and at the forget, until the forget cursor passes R). A
+ * record without R (an earlier version's) is restored with R at T when its F is unknown. A restore
+ * with a shorter horizon, or without a cold tier, deletes the cold ids it no longer covers (a stale
+ * one could pass for a later copy). (A record of M only, restored with a longer horizon, does not
+ * remember again the ids between the two forget boundaries.)
  *
  * <p>Allocation-free per event. Owned by the task's thread.
  */
@@ -32,7 +56,7 @@ final class ColdIds {
 
     private final ColdKeys keys;
     private final StateReader reader = new StateReader();
-    private final byte[] value = new byte[24];
+    private final byte[] value = new byte[32];
     private ColdIdFilter filter; // null until the tier is first active
     private long high = Long.MIN_VALUE; // the latest timestamp of an id the tier may hold
     private long reopenedTo = Long.MIN_VALUE; // R; Long.MIN_VALUE once the forget boundary passed it
@@ -164,12 +188,16 @@ final class ColdIds {
         filter.expect(hotIds, hotHorizonMs);
     }
 
-    /** Writes the checkpoint's record (and the filter) with the changes the next checkpoint writes. */
-    void mark(long spillMark, long forgetBoundary) {
+    /**
+     * Writes the checkpoint's record (and the filter) with the changes the next checkpoint writes:
+     * M, F, R, then the cap of the hot horizon ({@link HotIdHorizon}; Long.MAX_VALUE: none).
+     */
+    void mark(long spillMark, long forgetBoundary, long hotCapMs) {
         LONG.set(value, 0, spillMark);
         LONG.set(value, 8, forgetBoundary);
         LONG.set(value, 16, reopenedTo > forgetBoundary ? reopenedTo : Long.MIN_VALUE);
-        keys.store(MARK_KEY, 0, 1, value, 0, 24);
+        LONG.set(value, 24, hotCapMs);
+        keys.store(MARK_KEY, 0, 1, value, 0, 32);
         if (filter != null) {
             filter.save(keys, spillMark);
         }
@@ -181,6 +209,17 @@ final class ColdIds {
      */
     long spillMarkAtCheckpoint() {
         return keys.load(MARK_KEY, 0, 1, reader) ? reader.getLong() : Long.MIN_VALUE;
+    }
+
+    /** The checkpoint's cap of the hot horizon: Long.MAX_VALUE when none (or a record without it). */
+    long hotCapAtCheckpoint() {
+        if (!keys.load(MARK_KEY, 0, 1, reader) || reader.remaining() < 32) {
+            return Long.MAX_VALUE;
+        }
+        reader.getLong();
+        reader.getLong();
+        reader.getLong();
+        return reader.getLong();
     }
 
     /**

@@ -37,40 +37,17 @@ import io.railgun.engine.window.WindowBounds;
  * Found passed again with the tier active, the pool narrows the hot horizon ({@link #narrow},
  * {@link HotIdHorizon}: {@code Hh} is then below {@code dedupHotMs}, not below the lateness).
  *
- * <p><b>Restore.</b> Each checkpoint also stores, under the key of the single tag byte 0, the spill
- * cursor's boundary M at that point (Long.MIN_VALUE when nothing was spilled) and the forget
- * cursor's F: the ids with {@code F < t <= M} are in the checkpoint's cold tier; a restore with a
- * longer horizon reads the ids after its own forget boundary up to F back from the reservoir, as
- * {@link #setHorizon} does (a checkpoint of a version that stored M only: not). {@link #restore} therefore reads back from the
- * reservoir only the events after {@code max(M, T - H - 1)}: the last {@code Hh} of event time, not
- * the whole horizon (180 days of ids for a 180-day window). Exact: the ids in (T - H - 1, M] are
- * in the cold tier, the later ones are read back (to cold up to the spill boundary, to hot after);
- * were M above the spill boundary the task now computes (a longer {@code Hh}), the ids in between
- * stay in cold only, where a lookup finds them as well. The record's third long is R below.
- *
- * <p><b>Two copies of an id.</b> An id is counted again once it is forgotten, so two counted events
- * with one id are always more than the horizon apart — until the horizon is lengthened (by
- * {@link #setHorizon} or a restore with a longer one) while the reservoir still holds the older:
- * then both are within H, and the later must keep the id. The hot tier keeps the later copy's entry
- * ({@link DedupIndex#latest}); for the cold tier, which holds one timestamp per id, R is the
- * highest old forget boundary such a lengthening passed back over: storing or deleting the cold copy
- * of an id counted at or before R reads it first and leaves a later one in place (up to two RocksDB
- * reads for each such id, at the store and at the forget, until the forget cursor passes R). A
- * record without R (an earlier version's) is restored with R at T when its F is unknown. A restore
- * with a shorter horizon, or without a cold tier, deletes the cold ids it no longer covers (a stale
- * one could pass for a later copy). (A record of M only, restored with a longer horizon, does not
- * remember again the ids between the two forget boundaries.)
+ * <p><b>Restore, and two copies of an id</b>: see {@link ColdIds} (the checkpoint's record of the
+ * tiers' bounds, and R).
  *
  * <p>Allocation-free per event in steady state. Owned by the task's thread.
  */
 final class DedupIds implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(DedupIds.class.getName());
-
     private final EventReservoir reservoir;
     private final EventIdKey ids;
     private final ColdIds cold; // null: every id in memory (an in-memory task)
     private final HotIdHorizon hotHorizon;
-    private DedupIndex hot = new DedupIndex(); // replaced when the cold tier is activated (see activate)
+    private DedupIndex hot = new DedupIndex(); // replaced when the cold tier is activated, and by narrow
     private boolean coldWanted; // whether the cold tier takes the ids past the hot horizon (when H > Hh)
     private int pendingLength = -1; // the id isNew accepted, in the id key; -1: none
 
@@ -185,11 +162,20 @@ final class DedupIds implements AutoCloseable {
         }
         hot.expireBefore(hotBoundary());
         // (only a horizon past the hot one counts in the pool: a task without one reports nothing)
-        if (hotHorizon.pooled() && horizonMs > hotHorizonMs && hotHorizon.report(hot.memoryBytes())) {
-            if (!coldWanted) {
-                activate();
-            } else {
-                narrow();
+        if (hotHorizon.pooled() && horizonMs > hotHorizonMs) {
+            if (hotHorizon.report(hot.memoryBytes())) {
+                if (!coldWanted) {
+                    activate();
+                } else {
+                    narrow();
+                }
+            } else if (coldActive && hotHorizon.narrowedNow()) {
+                if (hotHorizon.roomToWiden(hot.memoryBytes())) {
+                    widen();
+                } else if (hot.oversized()) { // sized for the ids of a higher rate: made afresh, measured again
+                    renewHot(spillCursor.boundary());
+                    hotHorizon.report(hot.memoryBytes());
+                }
             }
         }
     }
@@ -214,7 +200,7 @@ final class DedupIds implements AutoCloseable {
         placement.scan(forgetBoundary, Long.MAX_VALUE);
         spillCursor = reservoir.openCursor(spillBoundary);
         hotHorizon.report(hot.memoryBytes());
-        logMoved("the node's pool of hot ids passed: ids older than %,d ms moved to RocksDB", started);
+        hotHorizon.logMoved("the node's pool of hot ids passed: ids older than %,d ms moved to RocksDB", hotHorizonMs, hot, started);
     }
 
     /**
@@ -224,6 +210,11 @@ final class DedupIds implements AutoCloseable {
      * arrays were sized for the wider horizon).
      */
     private void narrow() {
+        if (hot.oversized()) { // its arrays are sized for ids gone (a jump in time): made afresh first
+            renewHot(spillCursor.boundary());
+            hotHorizon.report(hot.memoryBytes());
+            return;
+        }
         // the time its ids span: less than the hot horizon in a stream younger than it
         long oldest = hot.oldestTimestamp();
         long span = oldest == Long.MIN_VALUE || oldest <= hotBoundary() ? hotHorizonMs : streamTime - oldest;
@@ -237,20 +228,34 @@ final class DedupIds implements AutoCloseable {
         spillCursor.advanceTo(spillBoundary, spill); // (its rate of ids: the old index's over the old horizon)
         staged.apply(cold);
         hotHorizonMs = narrowed;
+        renewHot(spillBoundary);
+        hotHorizon.report(hot.memoryBytes());
+        hotHorizon.logMoved("the node's pool of hot ids still passed: ids older than %,d ms moved to RocksDB", hotHorizonMs, hot, started);
+    }
+
+    /** A fresh hot index, of the reservoir's events after {@code spillBoundary} (placed as a restore does). */
+    private void renewHot(long spillBoundary) {
         hot = new DedupIndex();
         hot.expireBefore(hotBoundary());
         placement.bounds(boundary(horizonMs), spillBoundary, hot);
         placement.fromCold(false);
         placement.scan(spillBoundary, Long.MAX_VALUE);
-        hotHorizon.report(hot.memoryBytes());
-        logMoved("the node's pool of hot ids still passed: ids older than %,d ms moved to RocksDB", started);
     }
 
-    private void logMoved(String what, long startedNanos) {
-        long ms = (System.nanoTime() - startedNanos) / 1_000_000;
-        LOG.log(System.Logger.Level.INFO, () -> String.format(what + " (%,d ids, %,d bytes kept in memory; %,d ms)",
-                hotHorizonMs, hot.held(), hot.memoryBytes(), ms));
+    /**
+     * The pool has room again after a narrowing: the hot horizon doubled back towards
+     * {@code dedupHotMs} ({@link HotIdHorizon#widen}), the ids it takes back read from the
+     * reservoir and deleted from cold, as a horizon change places them ({@link #setHorizon}).
+     */
+    private void widen() {
+        hotHorizon.widen();
+        if (hotHorizon.forLateness(hotHorizon.latenessMs()) != hotHorizonMs) {
+            long started = System.nanoTime();
+            setHorizon(horizonMs, hotHorizon.latenessMs());
+            hotHorizon.logMoved("the node's pool of hot ids has room: ids from %,d ms back kept in memory again", hotHorizonMs, hot, started);
+        }
     }
+
 
     /**
      * Adopts a new horizon (metrics changed). Longer: the ids of the events the reservoir still holds
@@ -329,10 +334,14 @@ final class DedupIds implements AutoCloseable {
         horizonMs = newHorizonMs;
         // with a pool: wanted when the checkpoint's tier was active (it had spilled), all hot else;
         // a hot horizon narrowed then stays narrowed
-        long spilled = hotHorizon.pooled() ? cold.spillMarkAtCheckpoint() : Long.MIN_VALUE;
-        coldWanted = !hotHorizon.pooled() || spilled != Long.MIN_VALUE;
-        hotHorizon.restoredFrom(time, spilled);
+        coldWanted = !hotHorizon.pooled() || cold.spillMarkAtCheckpoint() != Long.MIN_VALUE;
+        if (hotHorizon.pooled()) {
+            hotHorizon.restoredFrom(cold.hotCapAtCheckpoint());
+        }
         hotHorizonMs = hotHorizon.forLateness(latenessMs);
+        if (hotHorizon.pooled() && horizonMs <= hotHorizonMs) {
+            hotHorizon.report(0); // its ids are all within the hot horizon: none in the pool
+        }
         coldActive = cold != null && horizonMs > hotHorizonMs && coldWanted;
         long boundary = boundary(horizonMs);
         forgetCursor.close();
@@ -386,32 +395,17 @@ final class DedupIds implements AutoCloseable {
         }
         catchUp();
         long mark = spillCursor == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : spillCursor.boundary();
-        cold.mark(mark, forgetCursor.boundary()); // (F: the cold tier's, or the horizon's in memory)
+        cold.mark(mark, forgetCursor.boundary(), hotHorizon.capMs()); // (F: the cold tier's, or the horizon's in memory)
     }
 
-    /** New ids the cold ids' filter kept from a RocksDB lookup since the task was opened. */
-    long filterNegatives() {
-        return cold == null ? 0 : cold.filterNegatives();
+    /** The cold tier (null for an in-memory task), for its counters. */
+    ColdIds cold() {
+        return cold;
     }
 
-    /** Heap bytes of the cold ids' filter (0 without a cold tier). */
-    long filterBytes() {
-        return cold == null ? 0 : cold.filterBytes();
-    }
-
-    /** Duplicates found in the cold tier since the task was opened. */
-    long coldDuplicates() {
-        return cold == null ? 0 : cold.duplicates();
-    }
-
-    /** Times the hot horizon was narrowed, the node's pool passed with the cold tier active. */
-    long narrowings() {
-        return hotHorizon.narrowings();
-    }
-
-    /** {@link HotIdHorizon#narrowAbove}. */
-    void narrowAbove(long bytes) {
-        hotHorizon.narrowAbove(bytes);
+    /** The hot horizon and the task's part of the pool, for its counters. */
+    HotIdHorizon hotHorizon() {
+        return hotHorizon;
     }
 
     /** Ids held in memory (the live ones, and the dead ones not yet dropped from the log). */

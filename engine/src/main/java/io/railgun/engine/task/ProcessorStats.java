@@ -28,22 +28,22 @@ public final class ProcessorStats {
 
     /** Duplicates recognised by ids kept in the durable store, since the task was opened. */
     public long dedupColdDuplicates() {
-        return ids.coldDuplicates();
+        return ids.cold() == null ? 0 : ids.cold().duplicates();
     }
 
     /** New ids the filter of cold ids kept from a lookup in the durable store, since the task was opened. */
     public long dedupFilterNegatives() {
-        return ids.filterNegatives();
+        return ids.cold() == null ? 0 : ids.cold().filterNegatives();
     }
 
     /** Heap bytes of the filter of the cold ids (outside the state budget; 0 without a cold tier). */
     public long dedupFilterBytes() {
-        return ids.filterBytes();
+        return ids.cold() == null ? 0 : ids.cold().filterBytes();
     }
 
     /** Times the dedup ids' hot horizon was narrowed, the node's pool of hot ids passed, since the task was opened. */
     public long dedupNarrowings() {
-        return ids.narrowings();
+        return ids.hotHorizon().narrowings();
     }
 
     /** Number of events held in the reservoir. */

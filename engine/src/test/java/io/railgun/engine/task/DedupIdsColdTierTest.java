@@ -131,14 +131,14 @@ class DedupIdsColdTierTest {
         for (long id = 5_000_000; id < 5_000_200; id++) {
             assertThat(isNew(ids, id, 1000)).isTrue();
         }
-        assertThat(ids.filterNegatives()).as("new ids ruled out by the restored filter").isEqualTo(200);
+        assertThat(ids.cold().filterNegatives()).as("new ids ruled out by the restored filter").isEqualTo(200);
         ids.close();
         // a directory of an unknown format (a development layout): ignored, not a failed restore
         store.store(new byte[] {2}, 0, 1, new byte[24], 0, 24, false);
         DedupIds again = new DedupIds(reservoir, 0, false, "id", store, 10);
         again.restore(1000, 100, 0);
         assertThat(isNew(again, 970, 1000)).as("id 970, cold").isFalse();
-        assertThat(again.filterNegatives()).isZero();
+        assertThat(again.cold().filterNegatives()).isZero();
     }
 
     @Test
@@ -153,12 +153,12 @@ class DedupIdsColdTierTest {
         for (long end = t + 3000; t <= end; t++) {
             count(ids, 1_000_000 + t, t);
         }
-        long before = ids.filterNegatives();
+        long before = ids.cold().filterNegatives();
         for (long end = t + 1000; t <= end; t++) {
             count(ids, 1_000_000 + t, t);
         }
-        assertThat(ids.filterNegatives() - before).as("new ids the filter ruled out, of 1,001").isGreaterThan(900);
-        assertThat(ids.filterBytes()).isPositive();
+        assertThat(ids.cold().filterNegatives() - before).as("new ids the filter ruled out, of 1,001").isGreaterThan(900);
+        assertThat(ids.cold().filterBytes()).isPositive();
     }
 
     /**
@@ -328,8 +328,8 @@ class DedupIdsColdTierTest {
             }
         }
         System.out.printf("[dedup ids] pool %,d B: held %,d B, %,d ids in memory, %d narrowings%n", pool.limitBytes(),
-                pool.heldBytes(), ids.hotIds(), ids.narrowings());
-        assertThat(ids.narrowings()).as("narrowings").isPositive();
+                pool.heldBytes(), ids.hotIds(), ids.hotHorizon().narrowings());
+        assertThat(ids.hotHorizon().narrowings()).as("narrowings").isPositive();
         assertThat(pool.heldBytes()).as("the task's ids in memory, within the pool").isLessThanOrEqualTo(pool.limitBytes());
         long hotIds = ids.hotIds();
         assertThat(hotIds).as("fewer than the in-memory part's, at least the lateness's")
@@ -353,8 +353,21 @@ class DedupIdsColdTierTest {
                 count(restored, id++, t);
             }
         }
-        assertThat(restored.narrowings()).as("narrowings after the restore (the horizon kept narrowed)").isZero();
+        assertThat(restored.hotHorizon().narrowings()).as("narrowings after the restore (the horizon kept narrowed)").isZero();
         assertThat(pool.heldBytes()).isLessThanOrEqualTo(pool.limitBytes());
+        // the rate falls to an id a ms: the pool has room, the hot horizon is widened back (doubled
+        // while an index three times as large would leave the pool within 3/4)
+        for (long t = 5_501; t <= 9_000; t++) {
+            count(restored, id++, t);
+        }
+        assertThat(restored.hotHorizon().widenings()).as("widenings").isPositive();
+        assertThat(restored.hotHorizon().capMs()).as("the cap, widened back from 119 ms").isGreaterThanOrEqualTo(900);
+        assertThat(pool.heldBytes()).isLessThanOrEqualTo(pool.limitBytes());
+        // ids counted at 9,000, 8,001, 6,501 and about 5,480 (T - H - 1 = 4,999): duplicates, hot or cold
+        for (long back : new long[] {1, 1_000, 2_500, 3_900}) {
+            assertThat(isNew(restored, id - back, 9_000)).as("id %d", id - back).isFalse();
+        }
+        assertThat(isNew(restored, 4_989 * 20, 9_000)).as("the id counted at 4,990, past the horizon").isTrue();
         restored.close();
     }
 

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * holds is within the horizon, must be new when no copy is, and may be either otherwise.
  */
 class DedupIdsModelTest {
+    private static long widened; // hot horizons widened back, over the runs of a test
     private static final Schema SCHEMA = schema(FieldType.LONG);
     private static final Schema STRING_SCHEMA = schema(FieldType.STRING);
 
@@ -63,15 +64,19 @@ class DedupIdsModelTest {
      * task's bytes push it over at random points, or a pool of 0 at the first step), then the cold
      * tier is activated mid-history, the horizon's ids read back from the reservoir; while the pool
      * stays passed, each step narrows the hot horizon (down to the lateness), spilling the ids it
-     * leaves and reading the rest back into a fresh index, and a restore keeps it narrowed.
+     * leaves and reading the rest back into a fresh index, and a restore keeps it narrowed; once the
+     * neighbour leaves room, it is widened back, the ids it takes back read from the reservoir.
      */
     @Test
     void durableIdsInAPoolMatchTheModel() {
         long narrowings = 0;
+        widened = 0;
         for (int seed = 0; seed < 3_000; seed++) {
             narrowings += run(seed, true, seed % 2 == 0, seed % 3 == 0, true);
         }
+        System.out.printf("[dedup ids model] %,d narrowings, %,d widenings%n", narrowings, widened);
         assertThat(narrowings).as("hot horizons narrowed in all").isGreaterThan(1_000);
+        assertThat(widened).as("hot horizons widened back in all").isGreaterThan(100);
     }
 
     @Test
@@ -125,7 +130,7 @@ class DedupIdsModelTest {
         long h = horizon(r);
         long lateness = lateness(r, h);
         DedupIds ids = new DedupIds(reservoir, 0, strings, "id", store, hot, pool);
-        ids.narrowAbove(0); // (these indexes of a few ids are fresh ones: narrowed all the same)
+        ids.hotHorizon().narrowAbove(0); // (these indexes of a few ids are fresh ones: narrowed all the same)
         long narrowings = 0;
         ids.setHorizon(h, lateness);
         log.append(pool == null ? "" : "pool " + pool.limitBytes() + " ").append("hot ").append(hot).append(" H ").append(h).append(" late ").append(lateness);
@@ -141,13 +146,14 @@ class DedupIdsModelTest {
                 log.append(" | H ").append(h).append(" late ").append(lateness);
             } else if (op < 7 && store != null) {
                 ids.markCheckpoint();
-                narrowings += ids.narrowings();
+                narrowings += ids.hotHorizon().narrowings();
+                widened += ids.hotHorizon().widenings();
                 ids.close();
                 hot = hotPart(r);
                 h = horizon(r);
                 lateness = lateness(r, h);
                 ids = new DedupIds(reservoir, 0, strings, "id", store, hot, pool);
-                ids.narrowAbove(0);
+                ids.hotHorizon().narrowAbove(0);
                 ids.restore(time, h, lateness);
                 log.append(" | restore hot ").append(hot).append(" H ").append(h).append(" late ").append(lateness);
             } else if (op < 9 && neighbour != null) {
@@ -197,7 +203,8 @@ class DedupIdsModelTest {
                 }
             }
         }
-        narrowings += ids.narrowings();
+        narrowings += ids.hotHorizon().narrowings();
+        widened += ids.hotHorizon().widenings();
         ids.close();
         return narrowings;
     }

@@ -56,8 +56,8 @@ public final class NodeGauges {
         metrics.gauge("railgun_state_rocksdb_bytes", "Off-heap bytes of the tasks' RocksDB in the shared cache: data,"
                 + " index and filter blocks, memtables (about 30% of the budget, a soft bound)", stateMemory::rocksDbUsageBytes);
         metrics.gauge("railgun_state_hot_ids_bytes", "Heap bytes of the dedup ids kept in memory by tasks whose horizon is"
-                + " longer than a day, against their pool, a tenth of the budget (past it, a task holding more than an even part moves"
-                + " its ids older than a day to RocksDB, then fewer)",
+                + " longer than their in-memory part (a day, at least the lateness), against their pool, a tenth of the budget (past it,"
+                + " a task holding more than an even part moves the ids past that part to RocksDB, then narrows it)",
                 () -> stateMemory.hotIdPool().heldBytes());
         Path data = dataDir.toAbsolutePath();
         metrics.gauge("railgun_disk_bytes", "Bytes on disk: the tasks' reservoirs, their state (RocksDB) and the embedded"
