@@ -3,8 +3,6 @@ package io.railgun.engine.task;
 import io.railgun.engine.dedup.DedupIndex;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.reservoir.EventReservoir;
-import io.railgun.engine.reservoir.EventSink;
-import io.railgun.engine.reservoir.ReservoirCursor;
 import io.railgun.engine.state.ColdKeys;
 import io.railgun.engine.state.durable.HotIdPool;
 import io.railgun.engine.window.WindowBounds;
@@ -22,8 +20,8 @@ import io.railgun.engine.window.WindowBounds;
  *       older ones, when {@code H > Hh} for a durable task ("the cold tier is active"). Key: a tag
  *       byte 1 then the id's bytes; value: t (8 bytes, little-endian).</li>
  * </ul>
- * The hot tier forgets its ids by itself as its boundary moves; two reservoir cursors move the
- * others: the spill cursor at {@code T - Hh - 1} copies the ids it passes to cold (the hot tier
+ * The hot tier forgets its ids by itself as its boundary moves; two reservoir cursors
+ * ({@link IdTierCursors}) move the others: the spill cursor at {@code T - Hh - 1} copies the ids it passes to cold (the hot tier
  * drops them at the same boundary), the forget cursor at {@code T - H - 1} deletes the cold ones
  * (and keeps the horizon's events in the reservoir); with the cold tier active, both move every
  * few events, their writes together ({@link #advance}). A new id is looked up in cold only when the
@@ -43,7 +41,6 @@ import io.railgun.engine.window.WindowBounds;
  * <p>Allocation-free per event in steady state. Owned by the task's thread.
  */
 final class DedupIds implements AutoCloseable {
-    private final EventReservoir reservoir;
     private final EventIdKey ids;
     private final ColdIds cold; // null: every id in memory (an in-memory task)
     private final HotIdHorizon hotHorizon;
@@ -55,15 +52,11 @@ final class DedupIds implements AutoCloseable {
     private long hotHorizonMs;
     private boolean coldActive;
     private long streamTime = Long.MIN_VALUE; // Long.MIN_VALUE: no event counted yet
-    private ReservoirCursor forgetCursor;
-    private ReservoirCursor spillCursor; // null while the cold tier is not active
+    private final IdTierCursors cursors; // the forget and spill cursors, and their staged writes
 
     private final IdPlacement placement; // where setHorizon, restore and activate put the ids they read back
 
-    private final StagedColdIds staged = new StagedColdIds(); // when the cold tier steps, and its writes
-
-    private final EventSink forget = this::forget;
-    private final EventSink spill = this::spill;
+    private final StagedColdIds staged; // when the cold tier steps (the cursors' writes)
 
     DedupIds(EventReservoir reservoir, int idField, boolean stringId, String idName, ColdKeys cold, long dedupHotMs) {
         this(reservoir, idField, stringId, idName, cold, dedupHotMs, null);
@@ -72,13 +65,13 @@ final class DedupIds implements AutoCloseable {
     /** With {@code pool} (may be null: none), the cold tier is wanted only once the pool is passed. */
     DedupIds(EventReservoir reservoir, int idField, boolean stringId, String idName, ColdKeys cold, long dedupHotMs,
              HotIdPool pool) {
-        this.reservoir = reservoir;
         this.ids = new EventIdKey(idField, stringId, idName);
         this.cold = cold == null ? null : new ColdIds(cold);
         this.hotHorizon = new HotIdHorizon(dedupHotMs, cold == null ? null : pool);
         this.coldWanted = !hotHorizon.pooled();
         this.placement = new IdPlacement(reservoir, ids, this.cold);
-        this.forgetCursor = reservoir.openCursor(Long.MIN_VALUE);
+        this.cursors = new IdTierCursors(reservoir, ids, this.cold);
+        this.staged = cursors.staged();
     }
 
     /**
@@ -137,29 +130,7 @@ final class DedupIds implements AutoCloseable {
     /** Moves the tiers' boundaries to the stream time. */
     private void step() {
         staged.stepped(streamTime);
-        if (coldActive) {
-            // first: after a jump in time the spill passes ids about to be forgotten, which the filter skips
-            cold.forgetBefore(boundary(horizonMs));
-            // then the forgets of ids spilled already: an id counted again once its copy was past the
-            // horizon is stored (spilled) with this step when the step came late, and its old copy's
-            // forget, after it, would delete it
-            long spilled = spillCursor == null ? Long.MIN_VALUE : Math.min(boundary(horizonMs), spillCursor.boundary());
-            if (spilled > forgetCursor.boundary()) {
-                forgetCursor.advanceTo(spilled, forget);
-            }
-        }
-        if (spillCursor != null) {
-            spillCursor.advanceTo(boundary(hotHorizonMs), spill);
-        }
-        if (coldActive) {
-            forgetCursor.advanceTo(boundary(horizonMs), forget);
-            staged.apply(cold);
-        } else {
-            forgetCursor.skipTo(boundary(horizonMs)); // it only keeps the horizon's events: no need to read them
-        }
-        if (cold != null) {
-            cold.passed(forgetCursor.boundary());
-        }
+        cursors.step(coldActive, boundary(horizonMs), boundary(hotHorizonMs), hot, hotHorizonMs);
         hot.expireBefore(hotBoundary());
         // (only a horizon past the hot one counts in the pool: a task without one reports nothing)
         if (hotHorizon.pooled() && horizonMs > hotHorizonMs) {
@@ -173,7 +144,7 @@ final class DedupIds implements AutoCloseable {
                 if (hotHorizon.roomToWiden(hot.memoryBytes())) {
                     widen();
                 } else if (hot.oversized()) { // sized for the ids of a higher rate: made afresh, measured again
-                    renewHot(spillCursor.boundary());
+                    renewHot(cursors.spillBoundary());
                     hotHorizon.report(hot.memoryBytes());
                 }
             }
@@ -198,7 +169,7 @@ final class DedupIds implements AutoCloseable {
         placement.bounds(forgetBoundary, spillBoundary, hot);
         placement.fromCold(false);
         placement.scan(forgetBoundary, Long.MAX_VALUE);
-        spillCursor = reservoir.openCursor(spillBoundary);
+        cursors.openSpill(spillBoundary);
         hotHorizon.report(hot.memoryBytes());
         hotHorizon.logMoved("the node's pool of hot ids passed: ids older than %,d ms moved to RocksDB", hotHorizonMs, hot, started);
     }
@@ -211,7 +182,7 @@ final class DedupIds implements AutoCloseable {
      */
     private void narrow() {
         if (hot.oversized()) { // its arrays are sized for ids gone (a jump in time): made afresh first
-            renewHot(spillCursor.boundary());
+            renewHot(cursors.spillBoundary());
             hotHorizon.report(hot.memoryBytes());
             return;
         }
@@ -225,7 +196,7 @@ final class DedupIds implements AutoCloseable {
         long started = System.nanoTime();
         cold.adoptFilter(true, horizonMs - narrowed, true);
         long spillBoundary = boundary(narrowed);
-        spillCursor.advanceTo(spillBoundary, spill); // (its rate of ids: the old index's over the old horizon)
+        cursors.spillTo(spillBoundary, hot, hotHorizonMs); // (its rate of ids: the old index's over the old horizon)
         staged.apply(cold);
         hotHorizonMs = narrowed;
         renewHot(spillBoundary);
@@ -265,18 +236,18 @@ final class DedupIds implements AutoCloseable {
     void setHorizon(long newHorizonMs, long latenessMs) {
         catchUp();
         boolean wasActive = coldActive;
-        long oldForget = forgetCursor.boundary();
+        long oldForget = cursors.forgetBoundary();
         // ids after the spill boundary may be hot, ids up to coldHigh cold (past the spill boundary
         // after a restore with a longer hot horizon: those counted before it; late ones since are hot)
-        long oldSpillLow = spillCursor != null ? spillCursor.boundary() : oldForget;
-        long oldSpillHigh = spillCursor != null ? Math.max(oldSpillLow, cold.high()) : oldForget;
+        long oldSpillLow = cursors.spilling() ? cursors.spillBoundary() : oldForget;
+        long oldSpillHigh = cursors.spilling() ? Math.max(oldSpillLow, cold.high()) : oldForget;
         horizonMs = newHorizonMs;
         hotHorizonMs = hotHorizon.forLateness(latenessMs);
         coldActive = cold != null && horizonMs > hotHorizonMs && coldWanted;
         if (hotHorizon.pooled() && horizonMs <= hotHorizonMs) {
             hotHorizon.report(0); // its ids are all within the hot horizon now: none in the pool
         }
-        closeSpill();
+        cursors.closeSpill();
         if (cold != null) {
             cold.adoptFilter(coldActive, horizonMs - hotHorizonMs, wasActive);
             if (!coldActive) {
@@ -285,7 +256,7 @@ final class DedupIds implements AutoCloseable {
         }
         if (streamTime == Long.MIN_VALUE) {
             if (coldActive) {
-                spillCursor = reservoir.openCursor(Long.MIN_VALUE);
+                cursors.openSpill(Long.MIN_VALUE);
             }
             return;
         }
@@ -312,13 +283,12 @@ final class DedupIds implements AutoCloseable {
         placement.scan(Math.min(oldForget, forgetBoundary), Math.max(oldForget, forgetBoundary));
         placement.scan(Math.min(oldSpillLow, spillBoundary), Math.max(oldSpillHigh, spillBoundary));
         if (forgetBoundary < oldForget) {
-            forgetCursor.close();
-            forgetCursor = reservoir.openCursor(forgetBoundary);
+            cursors.reopenForget(forgetBoundary);
         } else {
-            forgetCursor.skipTo(forgetBoundary); // place deleted what it passes
+            cursors.skipForget(forgetBoundary); // place deleted what it passes
         }
         if (coldActive) {
-            spillCursor = reservoir.openCursor(spillBoundary);
+            cursors.openSpill(spillBoundary);
             cold.high(Math.min(cold.high(), spillBoundary)); // (place moved the later ones to memory)
         }
     }
@@ -344,9 +314,8 @@ final class DedupIds implements AutoCloseable {
         }
         coldActive = cold != null && horizonMs > hotHorizonMs && coldWanted;
         long boundary = boundary(horizonMs);
-        forgetCursor.close();
-        forgetCursor = reservoir.openCursor(boundary);
-        closeSpill();
+        cursors.reopenForget(boundary);
+        cursors.closeSpill();
         hot.clear();
         hot.expireBefore(hotBoundary());
         long from = boundary;
@@ -359,8 +328,8 @@ final class DedupIds implements AutoCloseable {
         long coldLow = saved.current() ? savedForget : boundary;
         placement.fromCold(false); // the ids between the forget boundaries are not in the cold tier
         if (coldActive) {
-            spillCursor = reservoir.openCursor(boundary(hotHorizonMs));
-            placement.spill(spillCursor.boundary());
+            cursors.openSpill(boundary(hotHorizonMs));
+            placement.spill(cursors.spillBoundary());
             from = Math.max(from, mark);
             cold.forgetBefore(boundary);
             // a longer horizon than the checkpoint's: the ids between the two forget boundaries are
@@ -394,8 +363,8 @@ final class DedupIds implements AutoCloseable {
             return;
         }
         catchUp();
-        long mark = spillCursor == null || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : spillCursor.boundary();
-        cold.mark(mark, forgetCursor.boundary(), hotHorizon.capMs()); // (F: the cold tier's, or the horizon's in memory)
+        long mark = !cursors.spilling() || streamTime == Long.MIN_VALUE ? Long.MIN_VALUE : cursors.spillBoundary();
+        cold.mark(mark, cursors.forgetBoundary(), hotHorizon.capMs()); // (F: the cold tier's, or the horizon's in memory)
     }
 
     /** The cold tier (null for an in-memory task), for its counters. */
@@ -415,16 +384,8 @@ final class DedupIds implements AutoCloseable {
 
     @Override
     public void close() {
-        forgetCursor.close();
-        closeSpill();
+        cursors.close();
         hotHorizon.close();
-    }
-
-    private void closeSpill() {
-        if (spillCursor != null) {
-            spillCursor.close();
-            spillCursor = null;
-        }
     }
 
     private long boundary(long horizon) {
@@ -443,20 +404,5 @@ final class DedupIds implements AutoCloseable {
         if (staged.behind()) {
             step();
         }
-    }
-
-    // encode first, then read the key: encode may grow it (an id longer than any this task encoded)
-
-    private void forget(long timestamp, long seq, EventRow row) {
-        int len = ids.encode(row);
-        byte[] key = ids.key();
-        staged.add(false, key, len, timestamp, cold); // fed only while the cold tier is active (see advance)
-    }
-
-    private void spill(long timestamp, long seq, EventRow row) {
-        int len = ids.encode(row);
-        byte[] key = ids.key();
-        cold.expect(hot.held(), hotHorizonMs); // (the ids in memory give the rate of ids)
-        staged.add(true, key, len, timestamp, cold); // the hot tier drops it at the same boundary
     }
 }
