@@ -33,7 +33,9 @@ import io.railgun.engine.window.WindowBounds;
  * even part of it ({@link #activate}); until then every id of H is hot. It stays wanted, and a
  * restore of a checkpoint taken with it active restores it active. Without a pool it is wanted.
  * Found passed again with the tier active, the pool narrows the hot horizon ({@link #narrow},
- * {@link HotIdHorizon}: {@code Hh} is then below {@code dedupHotMs}, not below the lateness).
+ * {@link HotIdHorizon}: {@code Hh} is then below {@code dedupHotMs}, not below the lateness); with
+ * room again, it is widened back ({@link #widen}); an index sized for more ids than it holds is
+ * made afresh ({@link #renewHot}) before a narrowing, or when there is no room to widen.
  *
  * <p><b>Restore, and two copies of an id</b>: see {@link ColdIds} (the checkpoint's record of the
  * tiers' bounds, and R).
@@ -44,7 +46,7 @@ final class DedupIds implements AutoCloseable {
     private final EventIdKey ids;
     private final ColdIds cold; // null: every id in memory (an in-memory task)
     private final HotIdHorizon hotHorizon;
-    private DedupIndex hot = new DedupIndex(); // replaced when the cold tier is activated, and by narrow
+    private DedupIndex hot = new DedupIndex(); // replaced by activate, narrow and renewHot
     private boolean coldWanted; // whether the cold tier takes the ids past the hot horizon (when H > Hh)
     private int pendingLength = -1; // the id isNew accepted, in the id key; -1: none
 
@@ -54,7 +56,7 @@ final class DedupIds implements AutoCloseable {
     private long streamTime = Long.MIN_VALUE; // Long.MIN_VALUE: no event counted yet
     private final IdTierCursors cursors; // the forget and spill cursors, and their staged writes
 
-    private final IdPlacement placement; // where setHorizon, restore and activate put the ids they read back
+    private final IdPlacement placement; // where the ids read back go (setHorizon, restore, activate, renewHot)
 
     private final StagedColdIds staged; // when the cold tier steps (the cursors' writes)
 
@@ -223,6 +225,7 @@ final class DedupIds implements AutoCloseable {
         if (hotHorizon.forLateness(hotHorizon.latenessMs()) != hotHorizonMs) {
             long started = System.nanoTime();
             setHorizon(horizonMs, hotHorizon.latenessMs());
+            hotHorizon.report(hot.memoryBytes()); // (at once: other tasks decide on the pool's total)
             hotHorizon.logMoved("the node's pool of hot ids has room: ids from %,d ms back kept in memory again", hotHorizonMs, hot, started);
         }
     }

@@ -8,7 +8,8 @@ import io.railgun.engine.reservoir.ReservoirCursor;
 
 /**
  * Puts the ids of events read back from the reservoir where {@link DedupIds} wants them after a
- * restore, a horizon change or the cold tier's activation: forgotten at or before the forget
+ * restore, a horizon change (a widened hot horizon too), the cold tier's activation or a fresh hot
+ * index: forgotten at or before the forget
  * boundary (deleted from the cold tier when it may hold them), cold up to the spill boundary, hot
  * after (deleted from cold when it may hold them, and added to the hot index unless it holds a
  * later copy). Owned by the task's thread, like its {@link DedupIds}.
