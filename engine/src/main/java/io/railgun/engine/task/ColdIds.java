@@ -48,10 +48,14 @@ final class ColdIds {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final byte[] MARK_KEY = {0};
 
-    /** A checkpoint's record: M and F (Long.MIN_VALUE when unknown); {@code current} when it has F. */
-    record Mark(boolean marked, long spill, boolean current, long forget) {
+    /**
+     * A checkpoint's record: M and F (Long.MIN_VALUE when unknown; {@code current} when it has F),
+     * R ({@code full} when it has it, else Long.MIN_VALUE) and the cap of the hot horizon
+     * (Long.MAX_VALUE when none, or a record without it).
+     */
+    record Mark(boolean marked, long spill, boolean current, long forget, boolean full, long reopened, long hotCap) {
         /** No record: a task without a cold tier, or none saved yet. */
-        static final Mark NONE = new Mark(false, Long.MIN_VALUE, false, Long.MIN_VALUE);
+        static final Mark NONE = new Mark(false, Long.MIN_VALUE, false, Long.MIN_VALUE, false, Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
     private final ColdKeys keys;
@@ -204,22 +208,21 @@ final class ColdIds {
     }
 
     /**
-     * The checkpoint's spill mark: Long.MIN_VALUE when its cold tier was not active (or no record),
-     * see {@link DedupIds#markCheckpoint}.
+     * The checkpoint's record as saved ({@link Mark#NONE} when none), without restoring anything:
+     * its spill mark is Long.MIN_VALUE when its cold tier was not active (see
+     * {@link DedupIds#markCheckpoint}).
      */
-    long spillMarkAtCheckpoint() {
-        return keys.load(MARK_KEY, 0, 1, reader) ? reader.getLong() : Long.MIN_VALUE;
-    }
-
-    /** The checkpoint's cap of the hot horizon: Long.MAX_VALUE when none (or a record without it). */
-    long hotCapAtCheckpoint() {
-        if (!keys.load(MARK_KEY, 0, 1, reader) || reader.remaining() < 32) {
-            return Long.MAX_VALUE;
+    Mark saved() {
+        if (!keys.load(MARK_KEY, 0, 1, reader)) {
+            return Mark.NONE;
         }
-        reader.getLong();
-        reader.getLong();
-        reader.getLong();
-        return reader.getLong();
+        long spill = reader.getLong();
+        boolean current = reader.remaining() >= 8;
+        long forget = current ? reader.getLong() : Long.MIN_VALUE;
+        boolean full = current && reader.remaining() >= 8;
+        long reopened = full ? reader.getLong() : Long.MIN_VALUE;
+        long hotCap = full && reader.remaining() >= 8 ? reader.getLong() : Long.MAX_VALUE;
+        return new Mark(true, spill, current, forget, full, reopened, hotCap);
     }
 
     /**
@@ -228,22 +231,20 @@ final class ColdIds {
      * checkpoint's, or to T when the record (an earlier version's) has no F.
      */
     Mark restore(long time, long boundary, boolean active, long width) {
-        boolean marked = keys.load(MARK_KEY, 0, 1, reader);
-        long spill = marked ? reader.getLong() : Long.MIN_VALUE;
-        boolean current = marked && reader.remaining() >= 8;
-        long forget = current ? reader.getLong() : Long.MIN_VALUE;
-        boolean full = current && reader.remaining() >= 8; // a record with R
-        reopenedTo = full ? reader.getLong() : Long.MIN_VALUE;
+        Mark saved = saved();
+        long spill = saved.spill();
+        long forget = saved.forget();
+        reopenedTo = saved.reopened();
         if (boundary < forget) {
             reopen(forget); // the ids read back before the checkpoint's boundary may have copies
-        } else if (marked && !full && forget == Long.MIN_VALUE) {
+        } else if (saved.marked() && !saved.full() && forget == Long.MIN_VALUE) {
             // an earlier version's record without F (its cold tier was off, or it stored M only):
             // whether the horizon grew is not known, so every id read back may have a later copy
             reopenedTo = time;
         }
-        filter = SavedColdIdFilter.restore(keys, spill, current, active, width);
+        filter = SavedColdIdFilter.restore(keys, spill, saved.current(), active, width);
         high = active ? spill : Long.MIN_VALUE;
-        return new Mark(marked, spill, current, forget);
+        return saved;
     }
 
     /** New ids the filter kept from a RocksDB lookup since the task was opened. */

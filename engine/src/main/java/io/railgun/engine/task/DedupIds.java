@@ -35,7 +35,7 @@ import io.railgun.engine.window.WindowBounds;
  * Found passed again with the tier active, the pool narrows the hot horizon ({@link #narrow},
  * {@link HotIdHorizon}: {@code Hh} is then below {@code dedupHotMs}, not below the lateness); with
  * room again, it is widened back ({@link #widen}); an index sized for more ids than it holds is
- * made afresh ({@link #renewHot}) before a narrowing, or when there is no room to widen.
+ * made afresh ({@link #renewOversized}) before a narrowing, or when there is no room to widen.
  *
  * <p><b>Restore, and two copies of an id</b>: see {@link ColdIds} (the checkpoint's record of the
  * tiers' bounds, and R).
@@ -46,7 +46,7 @@ final class DedupIds implements AutoCloseable {
     private final EventIdKey ids;
     private final ColdIds cold; // null: every id in memory (an in-memory task)
     private final HotIdHorizon hotHorizon;
-    private DedupIndex hot = new DedupIndex(); // replaced by activate, narrow and renewHot
+    private DedupIndex hot = new DedupIndex(); // replaced by renewHot (activation, narrowing, renewal)
     private boolean coldWanted; // whether the cold tier takes the ids past the hot horizon (when H > Hh)
     private int pendingLength = -1; // the id isNew accepted, in the id key; -1: none
 
@@ -56,7 +56,7 @@ final class DedupIds implements AutoCloseable {
     private long streamTime = Long.MIN_VALUE; // Long.MIN_VALUE: no event counted yet
     private final IdTierCursors cursors; // the forget and spill cursors, and their staged writes
 
-    private final IdPlacement placement; // where the ids read back go (setHorizon, restore, activate, renewHot)
+    private final IdPlacement placement; // where the ids read back go (setHorizon, restore, renewHot)
 
     private final StagedColdIds staged; // when the cold tier steps (the cursors' writes)
 
@@ -145,9 +145,8 @@ final class DedupIds implements AutoCloseable {
             } else if (coldActive && hotHorizon.narrowedNow()) {
                 if (hotHorizon.roomToWiden(hot.memoryBytes())) {
                     widen();
-                } else if (hot.oversized()) { // sized for the ids of a higher rate: made afresh, measured again
-                    renewHot(cursors.spillBoundary());
-                    hotHorizon.report(hot.memoryBytes());
+                } else if (hot.oversized()) { // sized for the ids of a higher rate
+                    renewOversized();
                 }
             }
         }
@@ -166,11 +165,7 @@ final class DedupIds implements AutoCloseable {
         long forgetBoundary = boundary(horizonMs);
         long spillBoundary = boundary(hotHorizonMs);
         cold.forgetBefore(forgetBoundary);
-        hot = new DedupIndex();
-        hot.expireBefore(hotBoundary());
-        placement.bounds(forgetBoundary, spillBoundary, hot);
-        placement.fromCold(false);
-        placement.scan(forgetBoundary, Long.MAX_VALUE);
+        renewHot(forgetBoundary, spillBoundary);
         cursors.openSpill(spillBoundary);
         hotHorizon.report(hot.memoryBytes());
         hotHorizon.logMoved("the node's pool of hot ids passed: ids older than %,d ms moved to RocksDB", hotHorizonMs, hot, started);
@@ -183,9 +178,8 @@ final class DedupIds implements AutoCloseable {
      * arrays were sized for the wider horizon).
      */
     private void narrow() {
-        if (hot.oversized()) { // its arrays are sized for ids gone (a jump in time): made afresh first
-            renewHot(cursors.spillBoundary());
-            hotHorizon.report(hot.memoryBytes());
+        if (hot.oversized()) { // sized for ids gone (a jump in time): made afresh first
+            renewOversized();
             return;
         }
         // the time its ids span: less than the hot horizon in a stream younger than it
@@ -201,18 +195,29 @@ final class DedupIds implements AutoCloseable {
         cursors.spillTo(spillBoundary, hot, hotHorizonMs); // (its rate of ids: the old index's over the old horizon)
         staged.apply(cold);
         hotHorizonMs = narrowed;
-        renewHot(spillBoundary);
+        renewHot(spillBoundary, spillBoundary);
         hotHorizon.report(hot.memoryBytes());
         hotHorizon.logMoved("the node's pool of hot ids still passed: ids older than %,d ms moved to RocksDB", hotHorizonMs, hot, started);
     }
 
-    /** A fresh hot index, of the reservoir's events after {@code spillBoundary} (placed as a restore does). */
-    private void renewHot(long spillBoundary) {
+    /** The hot index, sized for many more ids than it holds (its arrays never shrink), made afresh and measured again. */
+    private void renewOversized() {
+        long started = System.nanoTime();
+        renewHot(cursors.spillBoundary(), cursors.spillBoundary());
+        hotHorizon.report(hot.memoryBytes());
+        hotHorizon.logMoved("ids in memory made afresh for fewer ids, the last %,d ms of them", hotHorizonMs, hot, started);
+    }
+
+    /**
+     * A fresh hot index, of the ids of the reservoir's events after {@code from}, placed as a
+     * restore does: cold up to {@code spillBoundary} (none when {@code from} is that), hot after.
+     */
+    private void renewHot(long from, long spillBoundary) {
         hot = new DedupIndex();
         hot.expireBefore(hotBoundary());
         placement.bounds(boundary(horizonMs), spillBoundary, hot);
         placement.fromCold(false);
-        placement.scan(spillBoundary, Long.MAX_VALUE);
+        placement.scan(from, Long.MAX_VALUE);
     }
 
     /**
@@ -229,7 +234,6 @@ final class DedupIds implements AutoCloseable {
             hotHorizon.logMoved("the node's pool of hot ids has room: ids from %,d ms back kept in memory again", hotHorizonMs, hot, started);
         }
     }
-
 
     /**
      * Adopts a new horizon (metrics changed). Longer: the ids of the events the reservoir still holds
@@ -307,9 +311,12 @@ final class DedupIds implements AutoCloseable {
         horizonMs = newHorizonMs;
         // with a pool: wanted when the checkpoint's tier was active (it had spilled), all hot else;
         // a hot horizon narrowed then stays narrowed
-        coldWanted = !hotHorizon.pooled() || cold.spillMarkAtCheckpoint() != Long.MIN_VALUE;
         if (hotHorizon.pooled()) {
-            hotHorizon.restoredFrom(cold.hotCapAtCheckpoint());
+            ColdIds.Mark saved = cold.saved();
+            coldWanted = saved.spill() != Long.MIN_VALUE;
+            hotHorizon.restoredFrom(saved.hotCap());
+        } else {
+            coldWanted = true;
         }
         hotHorizonMs = hotHorizon.forLateness(latenessMs);
         if (hotHorizon.pooled() && horizonMs <= hotHorizonMs) {

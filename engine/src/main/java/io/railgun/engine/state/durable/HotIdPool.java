@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * than the pool; the first to find the pool passed while holding more than an even part of it
  * moves its ids older than the hot horizon to its cold tier (RocksDB), for good. So a task of a
  * few million ids over 180 days (FRAUD's card task: about a million, 62 MB) writes no id to
- * RocksDB, and a node of many such tasks still holds at most about the pool plus a hot horizon of
- * ids per task.
+ * RocksDB, and a node of many such tasks holds about the pool: a task still past it with its tier
+ * active narrows the part of its ids it keeps in memory (down to its lateness's; see
+ * {@code task/HotIdHorizon}).
  *
  * <p>Thread-safe: each task reports through its own {@link Share} (an atomic add when its bytes
  * change, a read otherwise).

@@ -33,7 +33,8 @@ import org.rocksdb.WriteBufferManager;
  * <p>When a task's write buffers fill, it checkpoints early; when they reach its share with a
  * checkpoint still being written, the task's thread waits for it (back-pressure: it stops reading
  * its input, nothing is dropped, nothing exits). What the budget does not cover: the reservoirs' caches, the dedup ids
- * of the recent past ({@link DurableStateOptions#dedupHotMs()}), the JVM and Kafka clients.
+ * of tasks whose horizon is within their in-memory part ({@link DurableStateOptions#dedupHotMs()}: all
+ * in memory, not in the pool), the JVM and Kafka clients.
  *
  * <p>Thread-safe: tasks {@link #attach()} and detach from their own threads and say what they want
  * through their {@link Lease} (a volatile write, and the version bumped when it changes); each
