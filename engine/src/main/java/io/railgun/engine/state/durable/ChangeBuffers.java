@@ -7,7 +7,7 @@ import io.railgun.engine.state.StateReader;
  * A {@link DurableStateStore}'s values not yet in RocksDB, and the reads through them. Newest
  * first: {@code current} (changes since the checkpoint under way began: keys evicted changed,
  * deletions), {@code copies} (the hot keys' parts saved by that checkpoint's snapshot: one buffer,
- * reused checkpoint after checkpoint, so its arena grows once to the copies' size), then either
+ * reused checkpoint after checkpoint, so its pages grow once to the copies' size), then either
  * {@code snapshot} (the changes before the checkpoint being taken began) or {@code writing} (those
  * of the checkpoint being written: a checkpoint begins once the last one is written, so never
  * both), then RocksDB — unless the {@link LayeredBloomFilter} of the keys whose state may have left
@@ -50,9 +50,6 @@ final class ChangeBuffers {
     private long patchesStored;
     private long wholeBytes;
     private long patchBytes;
-    // the last checkpoint's copies: their values' bytes and their keys (0: none yet)
-    private long lastCopyValueBytes;
-    private int lastCopies;
 
     ChangeBuffers(StateDb db, LayeredBloomFilter stored) {
         this.db = db;
@@ -170,7 +167,7 @@ final class ChangeBuffers {
                     patchSlots[patches++] = slot;
                     continue;
                 }
-                return found(b.arena(), b.valueOffset(slot), len, patches, into);
+                return found(b.valueArray(slot), b.valueOffset(slot), len, patches, into);
             }
             if (b.dropped(keyScratch, 0, keyLength)) {
                 return noBase(patches);
@@ -199,7 +196,7 @@ final class ChangeBuffers {
         for (int i = patches - 1; i >= 0; i--) { // oldest first
             WriteBuffer b = patchBuffers[i];
             int len = b.valueLength(patchSlots[i]);
-            System.arraycopy(b.arena(), b.valueOffset(patchSlots[i]), assembled, at, len);
+            System.arraycopy(b.valueArray(patchSlots[i]), b.valueOffset(patchSlots[i]), assembled, at, len);
             at += len;
             patchBuffers[i] = null;
         }
@@ -232,24 +229,17 @@ final class ChangeBuffers {
 
     /**
      * Sets the changes so far aside as the checkpoint's; later ones go to the spare buffer. The
-     * copies' arena is reserved for {@code expectedCopyBytes} (every hot key whole), or, once a
-     * checkpoint was written, for what its copies took a key, a quarter more: with incremental
-     * checkpoints most copies are the parts of a key that changed, and FRAUD reserved 243 MB for
-     * 64 MB of copies (then gave it back and reserved it again, every checkpoint).
+     * copies' index is reserved for every hot key (their values need no reserve: see
+     * {@link WriteBuffer}).
      */
-    void begin(long expectedCopyBytes, int expectedCopies, long expectedCopyKeyBytes) {
-        long bytes = expectedCopyBytes;
-        if (lastCopies > 0) {
-            long measured = (long) ((double) lastCopyValueBytes / lastCopies * expectedCopies);
-            bytes = Math.min(bytes, measured + measured / 4);
-        }
-        copies.reserve(bytes, expectedCopies, expectedCopyKeyBytes);
+    void begin(int expectedCopies, long expectedCopyKeyBytes) {
+        copies.reserve(expectedCopies, expectedCopyKeyBytes);
         snapshot = current;
         current = spare;
         spare = null;
         // the next interval's changes are about this one's: one allocation for the arrays the first
         // time, not a chain of doublings (the two buffers alternate; each grew through its own)
-        current.reserve(snapshot.valueBytes(), snapshot.count(), snapshot.keyBytes());
+        current.reserve(snapshot.count(), snapshot.keyBytes());
     }
 
     boolean begun() {
@@ -273,10 +263,6 @@ final class ChangeBuffers {
 
     /** The frozen buffers were written: emptied for reuse, keeping arrays up to the given bytes. */
     void recycle(long keepBytes, long keepCopyBytes) {
-        if (copies.count() > 0) {
-            lastCopyValueBytes = copies.valueBytes();
-            lastCopies = copies.count();
-        }
         writing.clear(keepBytes);
         copies.clear(keepCopyBytes);
         spare = writing;

@@ -124,7 +124,6 @@ final class CheckpointWriter implements AutoCloseable {
     private long addTo(WriteBatch batch, WriteBuffer buffer, WriteBuffer newer) throws RocksDBException {
         long bytes = 0;
         ByteKeyIndex keys = buffer.keys();
-        byte[] arena = buffer.arena();
         for (int i = 0, n = buffer.count(); i < n; i++) {
             int slot = buffer.slotAt(i);
             int keyLength = keys.keyLength(slot);
@@ -149,14 +148,14 @@ final class CheckpointWriter implements AutoCloseable {
             } else if (buffer.isPatch(slot)) {
                 // (no direct-buffer merge in RocksJava: arrays, on this thread only)
                 batch.merge(stateFamily, Arrays.copyOf(batchKeyBytes, keyLength),
-                        Arrays.copyOfRange(arena, buffer.valueOffset(slot), buffer.valueOffset(slot) + len));
+                        Arrays.copyOfRange(buffer.valueArray(slot), buffer.valueOffset(slot), buffer.valueOffset(slot) + len));
                 bytes += len + keyLength;
             } else {
                 if (batchValue.capacity() < len) {
                     batchValue = ByteBuffer.allocateDirect(Math.max(len, batchValue.capacity() * 2));
                 }
                 batchValue.clear();
-                batchValue.put(arena, buffer.valueOffset(slot), len).flip();
+                batchValue.put(buffer.valueArray(slot), buffer.valueOffset(slot), len).flip();
                 batch.put(stateFamily, batchKey, batchValue);
                 bytes += len + keyLength;
             }

@@ -222,7 +222,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
             throw new IllegalStateException("a checkpoint is already being taken");
         }
         awaitCheckpoint();
-        buffers.begin(tables.expectedCopyBytes(), tables.expectedCopies(), tables.expectedCopyKeyBytes());
+        buffers.begin(tables.expectedCopies(), tables.expectedCopyKeyBytes());
     }
 
     /** Whether a checkpoint was begun and not yet handed to the writer. */

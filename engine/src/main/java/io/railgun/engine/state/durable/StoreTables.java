@@ -76,7 +76,7 @@ final class StoreTables {
     /**
      * The most bytes the hot keys' copies in one checkpoint can take: every hot key of every table
      * changed. A buffer keeps arrays that size (see {@link WriteBuffer#clear}): the hot share
-     * reserves it anyway, and giving it back made every checkpoint allocate its copies' arena anew.
+     * reserves it anyway, and giving it back made every checkpoint allocate its copies' pages anew.
      */
     long copyBound() {
         long bytes = 0;
@@ -85,18 +85,6 @@ final class StoreTables {
             bytes += (long) Math.min(t.hotLimit(), t.size() * 2L + 1024) * t.copyBytesPerKey();
         }
         return bytes;
-    }
-
-    /**
-     * What this checkpoint's copies may take: every hot key now, at its measured copy size, and a
-     * quarter more (keys come during the snapshot); 0 before any was measured.
-     */
-    long expectedCopyBytes() {
-        long bytes = 0;
-        for (StoreTable t : tables.values()) {
-            bytes += (long) t.size() * t.copyBytesPerKey();
-        }
-        return bytes + bytes / 4;
     }
 
     /**

@@ -9,8 +9,11 @@ import java.util.List;
  * The changes to the durable store since the last checkpoint, in memory: the newest value (or a
  * deletion) of every key written, and the key prefixes of key tables dropped. RocksDB only ever
  * receives a whole buffer, as one atomic batch with the checkpoint record, so the store always
- * equals the last complete checkpoint. Values are appended to one arena (an overwritten value's
- * bytes stay until the buffer is cleared), so writing allocates only when the arena grows.
+ * equals the last complete checkpoint. Values are appended to pages of {@value #PAGE_BYTES} bytes
+ * (a value longer than a page gets a page of its own; an overwritten value's bytes stay until the
+ * buffer is cleared): a growing buffer allocates only its new pages and never copies what it holds,
+ * where one arena doubled and copied (E1 durable: the first checkpoint's copies reserved 157 MB
+ * for the 61 MB they took, every hot key counted whole, emptied ones too).
  * A value is whole, or a patch ({@link #isPatch}: a snapshot's part of a key whose stored value it
  * extends, see {@code KeyRecordCodec}); a patch put over a value of the same key is appended to it.
  * Written by the task's thread; once handed to the writer thread it is only read, by both.
@@ -20,10 +23,23 @@ final class WriteBuffer {
     /** Bytes an entry costs beside its key and value, as {@link #bytes()} counts them. */
     static final int ENTRY_BYTES = 16;
 
+    static final int PAGE_BITS = 16;
+    static final int PAGE_BYTES = 1 << PAGE_BITS;
+    private static final int PAGE_MASK = PAGE_BYTES - 1;
+    /** Pages a buffer can hold: a value's reference is its page's number and its offset there, in an int. */
+    private static final int MAX_PAGES = 1 << (31 - PAGE_BITS);
+
     private ByteKeyIndex keys = new ByteKeyIndex(1024);
-    private byte[] arena = new byte[1 << 16];
+    // the pages of values, in use [0, pageCount): whole pages of PAGE_BYTES and values' own pages
+    private byte[][] pages = new byte[16][];
+    private int pageCount;
+    private int page = -1; // the page values are appended to, -1 none
+    private int pageUsed = PAGE_BYTES; // bytes used of that page
+    // whole pages kept from earlier cycles, for the next ones
+    private byte[][] freePages = new byte[16][];
+    private int freeCount;
     private int used;
-    private int[] valueOffsets = new int[1024];
+    private int[] valueRefs = new int[1024]; // page number << PAGE_BITS | offset in the page
     private int[] valueLengths = new int[1024];
     private boolean[] patches = new boolean[1024];
     private boolean inserted; // whether the last entry() added the key
@@ -32,7 +48,7 @@ final class WriteBuffer {
     private long keyBytes;
     private final List<byte[]> droppedPrefixes = new ArrayList<>();
 
-    /** Bytes held: values written (including overwritten ones) and keys. */
+    /** Bytes held: values written (including overwritten ones) and keys, not the pages' unused ends. */
     long bytes() {
         return used + keyBytes + (long) ENTRY_BYTES * count;
     }
@@ -40,11 +56,6 @@ final class WriteBuffer {
 
     int count() {
         return count;
-    }
-
-    /** Bytes of values written (including overwritten ones). */
-    long valueBytes() {
-        return used;
     }
 
     /** Bytes of the keys written. */
@@ -69,15 +80,49 @@ final class WriteBuffer {
         if (before == DELETED) {
             throw new IllegalStateException("a patch of a deleted key");
         }
-        if (used + before + length > arena.length) {
-            arena = Arrays.copyOf(arena, Math.max(used + before + length, arena.length * 2));
+        int ref = allocate(before + length);
+        byte[] to = pages[ref >>> PAGE_BITS];
+        int at = ref & PAGE_MASK;
+        if (before > 0) {
+            System.arraycopy(valueArray(slot), valueOffset(slot), to, at, before);
         }
-        System.arraycopy(arena, valueOffsets[slot], arena, used, before);
-        System.arraycopy(value, offset, arena, used + before, length);
-        valueOffsets[slot] = used;
+        System.arraycopy(value, offset, to, at + before, length);
+        valueRefs[slot] = ref;
         valueLengths[slot] = before + length;
-        patches[slot] = before == 0 ? patch : patches[slot];
+        patches[slot] = inserted || !patch ? patch : patches[slot]; // (a patch appended keeps the kind, even of an empty value)
         used += before + length;
+    }
+
+    /** Room for a value of {@code length} bytes: its reference. */
+    private int allocate(int length) {
+        if (length > PAGE_BYTES) {
+            int p = addPage(new byte[length]); // its own page; the page being filled stays
+            return p << PAGE_BITS;
+        }
+        if (page < 0 || pageUsed + length > PAGE_BYTES || pageUsed == PAGE_BYTES) { // (an offset is < PAGE_BYTES)
+            page = addPage(freeCount > 0 ? takeFreePage() : new byte[PAGE_BYTES]);
+            pageUsed = 0;
+        }
+        int ref = page << PAGE_BITS | pageUsed;
+        pageUsed += length;
+        return ref;
+    }
+
+    private int addPage(byte[] p) {
+        if (pageCount == MAX_PAGES) {
+            throw new IllegalStateException("a write buffer holds at most " + MAX_PAGES + " pages of values");
+        }
+        if (pageCount == pages.length) {
+            pages = Arrays.copyOf(pages, 2 * pageCount);
+        }
+        pages[pageCount] = p;
+        return pageCount++;
+    }
+
+    private byte[] takeFreePage() {
+        byte[] p = freePages[--freeCount];
+        freePages[freeCount] = null;
+        return p;
     }
 
     /** Whether an entry's value is a patch, to append to the key's older value. */
@@ -86,22 +131,16 @@ final class WriteBuffer {
     }
 
     /**
-     * Grows the arena to hold {@code bytes} of values, and the index {@code entries} entries of
-     * {@code keyBytes} in all, at once when it is less than half that: one
-     * allocation of the size expected instead of a chain of doublings (which allocate twice the
-     * final size). Not when it is merely smaller: the estimate moves a little from one checkpoint
-     * to the next, and growing to each new estimate copied the whole arena every checkpoint (E1:
-     * 67 B/event allocated instead of 22); a put past the arena still doubles it.
+     * Grows the index to {@code entries} entries of {@code keyBytes} in all, and the entries' arrays
+     * with it, at once when they hold less than half that: one allocation of the size expected
+     * instead of a chain of doublings (which allocate twice the final size). Not when they are merely
+     * smaller: the estimate moves a little from one checkpoint to the next (E1: 550k keys a
+     * checkpoint, ~100 MB of doublings). Values need no reserve: their pages grow without copying.
      */
-    void reserve(long bytes, int entries, long keyBytes) {
-        long target = Math.min(Integer.MAX_VALUE - 8, bytes);
-        if (target > 2L * arena.length) {
-            arena = Arrays.copyOf(arena, (int) target);
-        }
-        // the index and the entries' arrays likewise (E1: 550k keys a checkpoint, ~100 MB of doublings)
-        if (entries > 2L * valueOffsets.length) {
+    void reserve(int entries, long keyBytes) {
+        if (entries > 2L * valueRefs.length) {
             keys.reserve(entries, keyBytes);
-            valueOffsets = Arrays.copyOf(valueOffsets, entries);
+            valueRefs = Arrays.copyOf(valueRefs, entries);
             valueLengths = Arrays.copyOf(valueLengths, entries);
             patches = Arrays.copyOf(patches, entries);
             order = Arrays.copyOf(order, entries);
@@ -157,12 +196,22 @@ final class WriteBuffer {
         return valueLengths[slot];
     }
 
-    int valueOffset(int slot) {
-        return valueOffsets[slot];
+    /** The array holding an entry's value, at {@link #valueOffset}. */
+    byte[] valueArray(int slot) {
+        return pages[valueRefs[slot] >>> PAGE_BITS];
     }
 
-    byte[] arena() {
-        return arena;
+    int valueOffset(int slot) {
+        return valueRefs[slot] & PAGE_MASK;
+    }
+
+    /** Heap bytes of the pages of values, in use and kept. */
+    long pageBytes() {
+        long bytes = (long) freeCount * PAGE_BYTES;
+        for (int i = 0; i < pageCount; i++) {
+            bytes += pages[i].length;
+        }
+        return bytes;
     }
 
     /** The {@code i}-th key written (for the batch): its slot. */
@@ -179,26 +228,50 @@ final class WriteBuffer {
     }
 
     /**
-     * Empties the buffer for reuse. Its arrays are kept (a buffer is reused checkpoint after
-     * checkpoint), unless the arena grew beyond twice {@code keepBytes}: then they are given back
-     * (shrunk after a checkpoint, so a burst of changes does not hold its memory until the next
-     * one). Twice, because a buffer is filled up to its limit and a little past it (a checkpoint adds
-     * its snapshot's keys) every cycle, and the arena doubles as it grows: giving back an arena
-     * between one and two limits made every cycle regrow it from 64 KiB (E1 durable, 250,000 hot
-     * keys: 320 bytes allocated per event against 225 without the shrink).
+     * Empties the buffer for reuse. It keeps whole pages of values up to twice {@code keepBytes}
+     * (a buffer is reused checkpoint after checkpoint) and gives back the others (shrunk after a
+     * checkpoint, so a burst of changes does not hold its memory until the next one). Twice, because
+     * a buffer is filled up to its limit and a little past it (a checkpoint adds its snapshot's keys)
+     * every cycle: keeping one limit made every cycle allocate the rest again (E1 durable, 250,000
+     * hot keys: 320 bytes allocated per event against 225 without the shrink). The index and the
+     * entries' arrays are made small again when the pages passed that bound.
      */
     void clear(long keepBytes) {
-        if (arena.length > Math.max(1 << 16, 2 * keepBytes)) {
+        int keepPages = (int) Math.min(MAX_PAGES, Math.max(PAGE_BYTES, 2 * keepBytes) / PAGE_BYTES);
+        boolean burst = false;
+        for (int i = 0; i < pageCount; i++) {
+            byte[] p = pages[i];
+            pages[i] = null;
+            if (p.length != PAGE_BYTES) {
+                continue; // a value's own page goes, but is no burst
+            }
+            if (freeCount < keepPages) {
+                if (freeCount == freePages.length) {
+                    freePages = Arrays.copyOf(freePages, 2 * freeCount);
+                }
+                freePages[freeCount++] = p;
+            } else {
+                burst = true;
+            }
+        }
+        if (freeCount > keepPages) { // (a smaller bound than the last cycle's)
+            Arrays.fill(freePages, keepPages, freeCount, null);
+            freeCount = keepPages;
+            burst = true;
+        }
+        if (burst) {
             int n = Math.max(1024, Math.min(count, 1 << 16));
             keys = new ByteKeyIndex(n);
-            arena = new byte[1 << 16];
-            valueOffsets = new int[n];
+            valueRefs = new int[n];
             valueLengths = new int[n];
             patches = new boolean[n];
             order = new int[n];
         } else {
             keys.clear();
         }
+        pageCount = 0;
+        page = -1;
+        pageUsed = PAGE_BYTES;
         used = 0;
         count = 0;
         keyBytes = 0;
@@ -212,9 +285,9 @@ final class WriteBuffer {
             return r;
         }
         int slot = -r - 1;
-        if (slot >= valueOffsets.length) {
-            int n = Math.max(slot + 1, valueOffsets.length * 2);
-            valueOffsets = Arrays.copyOf(valueOffsets, n);
+        if (slot >= valueRefs.length) {
+            int n = Math.max(slot + 1, valueRefs.length * 2);
+            valueRefs = Arrays.copyOf(valueRefs, n);
             valueLengths = Arrays.copyOf(valueLengths, n);
             patches = Arrays.copyOf(patches, n);
         }
