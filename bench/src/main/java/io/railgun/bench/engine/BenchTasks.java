@@ -135,6 +135,7 @@ final class BenchTasks {
             return null;
         }
         long entries = 0, hits = 0, misses = 0, prefetches = 0, stalls = 0, bytes = 0, cacheBytes = 0, pendingBytes = 0;
+        long waits = 0, waitNanos = 0;
         int segments = 0, cached = 0, pending = 0, open = 0;
         for (DiskReservoir d : disks) {
             ReservoirStats s = d.stats();
@@ -150,8 +151,10 @@ final class BenchTasks {
             pending += s.pendingChunks();
             pendingBytes += s.pendingBytes();
             open += s.openEvents();
+            waits += s.writeWaits();
+            waitNanos += s.writeWaitNanos();
         }
         return new ReservoirStats(entries, hits, misses, prefetches, stalls, bytes, segments, cacheBytes, cached, pending,
-                pendingBytes, open);
+                pendingBytes, open, waits, waitNanos);
     }
 }

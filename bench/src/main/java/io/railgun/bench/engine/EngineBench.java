@@ -143,9 +143,10 @@ public final class EngineBench {
                 after != null ? String.format(Locale.ROOT, "%.1f", diskBytesPerEvent) : "-",
                 after != null ? String.format(Locale.ROOT, "%.4f", hitRate) : "-", checksum);
         if (after != null) {
-            System.out.printf("         reservoir: %,d chunk entries, %,d stalls, %,d prefetches, %,d bytes on disk in %d files, %,d events held%n",
+            System.out.printf("         reservoir: %,d chunk entries, %,d stalls, %,d prefetches, %,d bytes on disk in %d files, %,d events held;"
+                            + " %,d waits for the writer (%,.0f ms)%n",
                     chunkEntries, stalls, after.prefetches() - before.prefetches(), after.bytesOnDisk(), after.segments(),
-                    retained);
+                    retained, after.writeWaits() - before.writeWaits(), (after.writeWaitNanos() - before.writeWaitNanos()) / 1e6);
         }
         Histogram h = latency.perEvent;
         System.out.printf("         per event µs: p50 %.2f  p99 %.2f  p99.9 %.2f  p99.99 %.2f  max %,.0f  mean %.2f"

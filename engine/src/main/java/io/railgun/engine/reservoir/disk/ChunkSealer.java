@@ -1,6 +1,7 @@
 package io.railgun.engine.reservoir.disk;
 
 import java.io.IOException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Seals a {@link DiskReservoir}'s final events into chunks and follows their writes: cuts the
@@ -11,11 +12,19 @@ import java.io.IOException;
  * closed chunk ({@link #closedCount}, {@link #closedPosition}) and the last event on disk
  * ({@link #persistedPosition}).
  *
+ * <p>Back-pressure: when the chunks waiting for their write take more than
+ * {@link DiskReservoirOptions#pendingMaxBytes()}, closing one waits for the writer, so a writer that
+ * falls behind (a slow disk, or starved of CPU while the JIT and the collector compete for the
+ * machine's cores) slows the task rather than growing its heap; each waiting chunk's arrays would
+ * otherwise be new ones, where the written chunks' go back to the {@link ChunkPool}.
+ *
  * <p>Task's thread only; the writer publishes a chunk's location through its {@link PendingChunk}.
  */
 final class ChunkSealer {
+    private static final long WAIT_NANOS = 50_000;
     private final SegmentFiles files;
     private final int chunkTargetBytes;
+    private final long pendingMaxBytes;
     private final OpenRegion open;
     private final ChunkIndex index;
     private final SegmentTable segments;
@@ -30,11 +39,14 @@ final class ChunkSealer {
     private long persistedMaxSeq = -1;
     // the last event of the last closed chunk, for checkpoints
     private PersistedPosition closedPosition = PersistedPosition.NONE;
+    private long writeWaits;
+    private long writeWaitNanos;
 
-    ChunkSealer(SegmentFiles files, int chunkTargetBytes, OpenRegion open, ChunkIndex index, SegmentTable segments,
-                PendingChunks pending, SegmentWriter writer, CursorReads reads) {
+    ChunkSealer(SegmentFiles files, int chunkTargetBytes, long pendingMaxBytes, OpenRegion open, ChunkIndex index,
+                SegmentTable segments, PendingChunks pending, SegmentWriter writer, CursorReads reads) {
         this.files = files;
         this.chunkTargetBytes = chunkTargetBytes;
+        this.pendingMaxBytes = pendingMaxBytes;
         this.open = open;
         this.index = index;
         this.segments = segments;
@@ -88,7 +100,36 @@ final class ChunkSealer {
             PendingChunk p = new PendingChunk(c);
             pending.push(p);
             writer.write(p);
+            if (pending.bytes() > pendingMaxBytes) {
+                awaitWrites();
+            }
         }
+    }
+
+    /**
+     * Waits until the chunks waiting for their write take at most the bound (or none is left).
+     *
+     * @throws ReservoirIoException when a background write failed
+     */
+    private void awaitWrites() {
+        long start = System.nanoTime();
+        drainWrites();
+        while (pending.bytes() > pendingMaxBytes && pending.count() > 0) {
+            LockSupport.parkNanos(WAIT_NANOS);
+            drainWrites();
+        }
+        writeWaits++;
+        writeWaitNanos += System.nanoTime() - start;
+    }
+
+    /** Times closing a chunk waited for the writer (back-pressure). */
+    long writeWaits() {
+        return writeWaits;
+    }
+
+    /** Nanoseconds those waits took in all. */
+    long writeWaitNanos() {
+        return writeWaitNanos;
     }
 
     /**

@@ -92,7 +92,8 @@ public final class DiskReservoir implements EventReservoir {
         this.writer = new SegmentWriter(files, options.segmentMaxBytes(), options.codec(), options.compressionLevel(),
                 writeExecutor, recovered.lastSegmentId(), recovered.lastSegmentSize(), next);
         this.reads = new CursorReads(files, reader, readExecutor, index, cache, pending);
-        this.sealer = new ChunkSealer(files, options.chunkTargetBytes(), open, index, segments, pending, writer, reads);
+        this.sealer = new ChunkSealer(files, options.chunkTargetBytes(), options.pendingMaxBytes(), open, index, segments,
+                pending, writer, reads);
         this.trimmer = new SegmentTrimmer(index, segments, writer, cache);
         sealer.recovered(recovered.chunks());
         if (sealer.closedCount() > 0) {
@@ -328,7 +329,7 @@ public final class DiskReservoir implements EventReservoir {
         }
         return new ReservoirStats(reads.chunkEntries(), reads.hits(), reads.misses(), reads.prefetches(), reads.stalls(),
                 segments.totalBytes(), segments.size(), cache.bytes(), cache.size(), pending.count(), pending.bytes(),
-                open.size());
+                open.size(), sealer.writeWaits(), sealer.writeWaitNanos());
     }
 
     public DiskReservoirOptions options() {

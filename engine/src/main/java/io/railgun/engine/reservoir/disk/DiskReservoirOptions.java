@@ -14,14 +14,20 @@ package io.railgun.engine.reservoir.disk;
  * @param codec            compression of new chunks; default {@link ChunkCodec#ZSTD} (chosen by
  *                         measurement, see {@link SegmentDescriptor})
  * @param compressionLevel codec level: Zstd 1..22 (default 3), LZ4 0 = fast or 1..17 = HC
+ * @param pendingMaxBytes  heap bytes of closed chunks waiting for their write above which the task
+ *                         waits for the writer (back-pressure: a disk slower than the events slows
+ *                         the task instead of filling its heap); default 8 MiB, about a hundred
+ *                         chunks, some 0.2 s of writes at a million events a second. A chunk larger
+ *                         than the bound waits only for those before it
  */
 public record DiskReservoirOptions(int chunkTargetBytes, long segmentMaxBytes, int cacheMaxChunks, long cacheMaxBytes,
-                                   ChunkCodec codec, int compressionLevel) {
+                                   ChunkCodec codec, int compressionLevel, long pendingMaxBytes) {
     public static final int DEFAULT_CHUNK_TARGET_BYTES = 64 * 1024;
     public static final long DEFAULT_SEGMENT_MAX_BYTES = 64L * 1024 * 1024;
     public static final int DEFAULT_CACHE_MAX_CHUNKS = 256;
     public static final long DEFAULT_CACHE_MAX_BYTES = 32L * 1024 * 1024;
     public static final int DEFAULT_ZSTD_LEVEL = 3;
+    public static final long DEFAULT_PENDING_MAX_BYTES = 8L * 1024 * 1024;
 
     public DiskReservoirOptions {
         if (chunkTargetBytes < 1 || chunkTargetBytes > SegmentDescriptor.MAX_BODY_LENGTH / 2) {
@@ -35,6 +41,9 @@ public record DiskReservoirOptions(int chunkTargetBytes, long segmentMaxBytes, i
         }
         if (cacheMaxBytes < 0) {
             throw new IllegalArgumentException("cacheMaxBytes must not be negative, was " + cacheMaxBytes);
+        }
+        if (pendingMaxBytes < 1) {
+            throw new IllegalArgumentException("pendingMaxBytes must be positive, was " + pendingMaxBytes);
         }
         if (codec == null) {
             throw new IllegalArgumentException("codec is required (ZSTD, LZ4 or NONE)");
@@ -52,28 +61,37 @@ public record DiskReservoirOptions(int chunkTargetBytes, long segmentMaxBytes, i
 
     public static DiskReservoirOptions defaults() {
         return new DiskReservoirOptions(DEFAULT_CHUNK_TARGET_BYTES, DEFAULT_SEGMENT_MAX_BYTES, DEFAULT_CACHE_MAX_CHUNKS,
-                DEFAULT_CACHE_MAX_BYTES, ChunkCodec.ZSTD, DEFAULT_ZSTD_LEVEL);
+                DEFAULT_CACHE_MAX_BYTES, ChunkCodec.ZSTD, DEFAULT_ZSTD_LEVEL, DEFAULT_PENDING_MAX_BYTES);
     }
 
     public DiskReservoirOptions withChunkTargetBytes(int bytes) {
-        return new DiskReservoirOptions(bytes, segmentMaxBytes, cacheMaxChunks, cacheMaxBytes, codec, compressionLevel);
+        return new DiskReservoirOptions(bytes, segmentMaxBytes, cacheMaxChunks, cacheMaxBytes, codec, compressionLevel,
+                pendingMaxBytes);
     }
 
     public DiskReservoirOptions withSegmentMaxBytes(long bytes) {
-        return new DiskReservoirOptions(chunkTargetBytes, bytes, cacheMaxChunks, cacheMaxBytes, codec, compressionLevel);
+        return new DiskReservoirOptions(chunkTargetBytes, bytes, cacheMaxChunks, cacheMaxBytes, codec, compressionLevel,
+                pendingMaxBytes);
     }
 
     public DiskReservoirOptions withCache(int maxChunks, long maxBytes) {
-        return new DiskReservoirOptions(chunkTargetBytes, segmentMaxBytes, maxChunks, maxBytes, codec, compressionLevel);
+        return new DiskReservoirOptions(chunkTargetBytes, segmentMaxBytes, maxChunks, maxBytes, codec, compressionLevel,
+                pendingMaxBytes);
     }
 
     /** Another codec, at its default level (Zstd 3, LZ4 fast). */
     public DiskReservoirOptions withCodec(ChunkCodec newCodec) {
         return new DiskReservoirOptions(chunkTargetBytes, segmentMaxBytes, cacheMaxChunks, cacheMaxBytes, newCodec,
-                newCodec == ChunkCodec.ZSTD ? DEFAULT_ZSTD_LEVEL : 0);
+                newCodec == ChunkCodec.ZSTD ? DEFAULT_ZSTD_LEVEL : 0, pendingMaxBytes);
     }
 
     public DiskReservoirOptions withCompressionLevel(int level) {
-        return new DiskReservoirOptions(chunkTargetBytes, segmentMaxBytes, cacheMaxChunks, cacheMaxBytes, codec, level);
+        return new DiskReservoirOptions(chunkTargetBytes, segmentMaxBytes, cacheMaxChunks, cacheMaxBytes, codec, level,
+                pendingMaxBytes);
+    }
+
+    public DiskReservoirOptions withPendingMaxBytes(long bytes) {
+        return new DiskReservoirOptions(chunkTargetBytes, segmentMaxBytes, cacheMaxChunks, cacheMaxBytes, codec,
+                compressionLevel, bytes);
     }
 }

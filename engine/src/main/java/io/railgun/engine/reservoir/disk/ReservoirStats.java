@@ -21,10 +21,14 @@ package io.railgun.engine.reservoir.disk;
  * @param pendingChunks closed chunks waiting for their write (held in memory)
  * @param pendingBytes  heap bytes of those
  * @param openEvents    events in the open region (not yet closed into chunks)
+ * @param writeWaits    times the task waited for the writer, the pending chunks over their bound
+ *                      ({@link DiskReservoirOptions#pendingMaxBytes()})
+ * @param writeWaitNanos nanoseconds those waits took in all
  */
 public record ReservoirStats(long chunkEntries, long hits, long misses, long prefetches, long stalls,
                              long bytesOnDisk, int segments, long bytesInCache, int chunksInCache,
-                             int pendingChunks, long pendingBytes, int openEvents) {
+                             int pendingChunks, long pendingBytes, int openEvents, long writeWaits,
+                             long writeWaitNanos) {
     /** Share of chunk entries that did not stall (1 when none). */
     public double memoryHitRate() {
         return chunkEntries == 0 ? 1.0 : 1.0 - (double) stalls / chunkEntries;

@@ -18,7 +18,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -201,6 +204,7 @@ class DiskReservoirTest {
                 .containsExactly(entries, hits, misses, prefetches, stalls);
     }
 
+    /** Within the bound of the pending chunks (8 MiB by default: these are small). */
     @Test
     void insertsAndCursorReadsNeverWaitForABlockedWriter() {
         DiskReservoirOptions options = chunksOf(20).withSegmentMaxBytes(4_096).withCache(2, 1 << 20);
@@ -253,6 +257,52 @@ class DiskReservoirTest {
         assertThat(a).isEqualTo(b);
     }
 
+
+    /**
+     * Back-pressure: with the writer blocked, inserts stop once the chunks waiting for it pass their
+     * bound, and go on when it writes again; nothing is lost.
+     */
+    @Test
+    void aBlockedWriterStopsInsertsOnceThePendingChunksPassTheirBound() throws Exception {
+        DiskReservoirOptions options = chunksOf(20).withSegmentMaxBytes(4_096).withPendingMaxBytes(16 * 1024);
+        int events = 3_000;
+        AtomicInteger inserted = new AtomicInteger();
+        ReservoirStats stats;
+        try (GatedExecutor writer = new GatedExecutor()) {
+            DiskReservoir r = DiskReservoir.open(dir, options, writer, DIRECT);
+            CompletableFuture<Void> inserts = CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < events; i++) {
+                    r.insert(i, i, row(i));
+                    r.advanceWatermark(i - 5);
+                    inserted.incrementAndGet();
+                }
+            });
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            int seen = -1;
+            while (seen != inserted.get() && System.nanoTime() < deadline) { // until they stop
+                seen = inserted.get();
+                Thread.sleep(200);
+            }
+            assertThat(inserts).as("inserts wait for the blocked writer").isNotDone();
+            assertThat(inserted.get()).isBetween(1, events - 1);
+            writer.open();
+            inserts.get(20, TimeUnit.SECONDS);
+            stats = r.stats();
+            r.advanceWatermark(Long.MAX_VALUE);
+            r.flush();
+            r.close();
+        }
+        assertThat(stats.writeWaits()).as("waits for the writer").isPositive();
+        assertThat(stats.writeWaitNanos()).isPositive();
+        try (DiskReservoir r = DiskReservoir.open(dir, options, DIRECT, DIRECT)) {
+            List<Long> read = new ArrayList<>();
+            r.openCursor(Long.MIN_VALUE).advanceTo(Long.MAX_VALUE, (t, s, row) -> read.add(s));
+            assertThat(read).hasSize(events);
+            for (int i = 0; i < events; i++) {
+                assertThat(read.get(i)).isEqualTo(i);
+            }
+        }
+    }
     @Test
     void trimDeletesWholeSealedFilesEveryCursorHasPassedButNeverTheActiveOne() throws IOException {
         // stored as is: 4 chunks of 10 rows per file
