@@ -105,7 +105,7 @@ public final class EngineBench {
         long alloc0 = mx.getCurrentThreadAllocatedBytes();
         long cpu0 = mx.getCurrentThreadCpuTime();
         long[] sched0 = ProcessProbes.schedStat();
-        TimedProfile profile = TimedProfile.start(o.profile());
+        TimedProfile profile = TimedProfile.start(o.profile(), o.profileAlloc());
         long t0 = System.nanoTime();
         checksum += TaskReplay.replayTimed(taskArray, batch, row, warmup, batch.size(), o.prefetch(), latency, t0);
         long elapsedNs = System.nanoTime() - t0;

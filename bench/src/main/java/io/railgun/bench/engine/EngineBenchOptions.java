@@ -15,7 +15,8 @@ import java.util.Locale;
 record EngineBenchOptions(String query, String window, int windows, int events, int cards, double rate,
                           double warmupFraction, boolean disk, int cacheChunks, Path dataDir, long dedupHorizonMs,
                           boolean baseline, boolean durable, boolean compareState, int rounds, int hotKeys,
-                          long checkpointIntervalMs, long stateMemoryBytes, int prefetch, boolean profile) {
+                          long checkpointIntervalMs, long stateMemoryBytes, int prefetch, boolean profile,
+                          boolean profileAlloc) {
     static final String USAGE = """
             usage: bench/run engine [options]
               --query P51|E1|EX1|FRAUD|P52A|P52B   workload (default E1)
@@ -52,6 +53,8 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
               --profile                           a CPU profile of the timed part (async-profiler, 1 ms): the replay
                                                   thread's top frames printed, a flame graph and collapsed stacks in
                                                   bench-results/engine-<run>-profile.html|.collapsed
+              --profile-alloc                     the same of what every thread allocates in the timed part, in
+                                                  bytes (sampled every 16 KiB): the allocating frames printed
             Per-event processing time (one System.nanoTime after each process() call: an event's time runs
             from the end of the one before, so it includes its group's prefetch) is recorded in the timed
             part: p50/p99/p99.9/p99.99/max in µs, events over 1 ms (C: it started a checkpoint, G: a GC
@@ -93,6 +96,7 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
         long checkpointIntervalMs = TaskStorage.DEFAULT_CHECKPOINT_INTERVAL_MS;
         int prefetch = 16;
         boolean profile = false;
+        boolean profileAlloc = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--query" -> query = args[++i].toUpperCase(Locale.ROOT);
@@ -121,6 +125,10 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
                 case "--data-dir" -> dataDir = Path.of(args[++i]);
                 case "--no-baseline" -> baseline = false;
                 case "--profile" -> profile = true;
+                case "--profile-alloc" -> {
+                    profile = true;
+                    profileAlloc = true;
+                }
                 case "--prefetch" -> prefetch = Integer.parseInt(args[++i]);
                 case "--dedup-horizon-ms" -> dedupHorizonMs = Long.parseLong(args[++i]);
                 case "--help", "-h" -> {
@@ -139,7 +147,8 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
         // by default, so the only difference between them is the state store
         boolean onDisk = disk != null ? disk : durable || compareState;
         return new EngineBenchOptions(query, window, windows, events, cards, rate, warmupFraction, onDisk, cacheChunks, dataDir,
-                dedupHorizonMs, baseline, durable, compareState, rounds, hotKeys, checkpointIntervalMs, stateMemoryBytes, prefetch, profile);
+                dedupHorizonMs, baseline, durable, compareState, rounds, hotKeys, checkpointIntervalMs, stateMemoryBytes, prefetch, profile,
+                profileAlloc);
     }
 
     /** The configuration's name in result files, e.g. {@code e1-disk}, {@code fraud-disk-durable}. */
