@@ -37,6 +37,11 @@ public interface EventReservoir extends AutoCloseable {
     /** Bytes of event data held in memory. */
     long memoryBytes();
 
+    /** Nanoseconds the task waited, since the reservoir was opened, for writes of events to keep up (0: never). */
+    default long writeWaitNanos() {
+        return 0;
+    }
+
     @Override
     void close();
 }

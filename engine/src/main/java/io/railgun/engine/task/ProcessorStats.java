@@ -56,6 +56,11 @@ public final class ProcessorStats {
         return reservoir.memoryBytes();
     }
 
+    /** Nanoseconds the task waited for its reservoir's writes to keep up, since it was opened. */
+    public long reservoirWriteWaitNanos() {
+        return reservoir.writeWaitNanos();
+    }
+
     /** Number of distinct window edges (reservoir cursors) of the plan. */
     public int cursorCount() {
         return plan.cursorCount();

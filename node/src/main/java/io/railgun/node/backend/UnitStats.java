@@ -34,6 +34,7 @@ public final class UnitStats {
     volatile long reservoirEvents;
     volatile long hotKeys;
     volatile long reservoirMemoryBytes;
+    volatile long reservoirWriteWaitNanos;
     volatile long stateBufferBytes;
     /** Partitions assigned to the unit that it does not run (their stream is unknown to the catalog). */
     volatile int unserved;
@@ -54,6 +55,7 @@ public final class UnitStats {
         long events = 0;
         long keys = 0;
         long reservoirBytes = 0;
+        long writeWaits = 0;
         long stateBytes = 0;
         for (TaskRunner t : actives) {
             OptionalLong l = consumer.currentLag(t.partition);
@@ -73,6 +75,7 @@ public final class UnitStats {
         for (Collection<TaskRunner> c : List.of(actives, replicas)) {
             for (TaskRunner t : c) {
                 reservoirBytes += t.processor().stats().reservoirMemoryBytes();
+                writeWaits += t.processor().stats().reservoirWriteWaitNanos();
                 if (t.processor().durableState() != null) {
                     stateBytes += t.processor().durableState().writeBufferBytes();
                 }
@@ -91,12 +94,18 @@ public final class UnitStats {
         reservoirEvents = events;
         hotKeys = keys;
         reservoirMemoryBytes = reservoirBytes;
+        reservoirWriteWaitNanos = writeWaits;
         stateBufferBytes = stateBytes;
     }
 
     /** Heap bytes of the reservoirs' event data (open regions, chunk caches). */
     public long reservoirMemoryBytes() {
         return reservoirMemoryBytes;
+    }
+
+    /** Nanoseconds the tasks waited for their reservoirs' writers, since each was opened. */
+    public long reservoirWriteWaitNanos() {
+        return reservoirWriteWaitNanos;
     }
 
     /** Bytes of state changes held in memory until the next checkpoint. */

@@ -47,6 +47,9 @@ public final class NodeGauges {
                 () -> perUnit(units, s -> s.reservoirEvents()));
         metrics.gauge("railgun_reservoir_cache_bytes", "Heap bytes of reservoir event data (open regions, chunk caches)",
                 unit, () -> perUnit(units, s -> s.reservoirMemoryBytes()));
+        metrics.gauge("railgun_reservoir_write_wait_seconds", "Seconds the units' tasks waited for their reservoirs'"
+                + " writers (the disk behind the events), since each task was opened", unit,
+                () -> perUnitSeconds(units, s -> s.reservoirWriteWaitNanos()));
         metrics.gauge("railgun_state_hot_keys", "Keys held in the units' hot tiers", unit,
                 () -> perUnit(units, s -> s.hotKeys()));
         metrics.gauge("railgun_state_buffer_bytes", "State changes held in memory until the next checkpoint", unit,
@@ -74,6 +77,14 @@ public final class NodeGauges {
             all.addAll(unit.taskStats());
         }
         return all;
+    }
+
+    private static Map<List<String>, Double> perUnitSeconds(List<UnitStats> units, ToLongFunction<UnitStats> nanos) {
+        Map<List<String>, Double> m = new LinkedHashMap<>();
+        for (int i = 0; i < units.size(); i++) {
+            m.put(List.of(Integer.toString(i)), nanos.applyAsLong(units.get(i)) / 1e9);
+        }
+        return m;
     }
 
     private static Map<List<String>, Long> perUnit(List<UnitStats> units, ToLongFunction<UnitStats> f) {

@@ -1,6 +1,7 @@
 package io.railgun.engine.reservoir.disk;
 
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -21,7 +22,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Task's thread only; the writer publishes a chunk's location through its {@link PendingChunk}.
  */
 final class ChunkSealer {
+    private static final System.Logger LOG = System.getLogger(DiskReservoir.class.getName());
     private static final long WAIT_NANOS = 50_000;
+    /** Waits are logged, summed, at most this often, and once they add up to {@link #LOG_AFTER_NANOS}. */
+    private static final long LOG_EVERY_NANOS = 60_000_000_000L;
+    private static final long LOG_AFTER_NANOS = 100_000_000L;
     private final SegmentFiles files;
     private final int chunkTargetBytes;
     private final long pendingMaxBytes;
@@ -41,6 +46,9 @@ final class ChunkSealer {
     private PersistedPosition closedPosition = PersistedPosition.NONE;
     private long writeWaits;
     private long writeWaitNanos;
+    private long loggedWaits; // the waits and their time at the last log
+    private long loggedWaitNanos;
+    private long loggedAt = System.nanoTime() - LOG_EVERY_NANOS;
 
     ChunkSealer(SegmentFiles files, int chunkTargetBytes, long pendingMaxBytes, OpenRegion open, ChunkIndex index,
                 SegmentTable segments, PendingChunks pending, SegmentWriter writer, CursorReads reads) {
@@ -118,8 +126,24 @@ final class ChunkSealer {
             LockSupport.parkNanos(WAIT_NANOS);
             drainWrites();
         }
+        long now = System.nanoTime();
         writeWaits++;
-        writeWaitNanos += System.nanoTime() - start;
+        writeWaitNanos += now - start;
+        if (now - loggedAt >= LOG_EVERY_NANOS && writeWaitNanos - loggedWaitNanos >= LOG_AFTER_NANOS) {
+            logWaits(now);
+        }
+    }
+
+    private void logWaits(long now) {
+        long waits = writeWaits - loggedWaits;
+        long ms = (writeWaitNanos - loggedWaitNanos) / 1_000_000;
+        LOG.log(Level.WARNING, () -> String.format("reservoir %s: its writer is behind (the disk slower than the events,"
+                + " or the writer short of CPU): the task waited for it %,d times, %,d ms in all, the chunks waiting"
+                + " for their write over %,d bytes (pendingMaxBytes; at most one such message a minute)",
+                files.directory(), waits, ms, pendingMaxBytes));
+        loggedAt = now;
+        loggedWaits = writeWaits;
+        loggedWaitNanos = writeWaitNanos;
     }
 
     /** Times closing a chunk waited for the writer (back-pressure). */

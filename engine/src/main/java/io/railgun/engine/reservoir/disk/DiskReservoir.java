@@ -224,6 +224,12 @@ public final class DiskReservoir implements EventReservoir {
         trimmer.trim(reads.minCursorPosition());
     }
 
+    /** Nanoseconds closing chunks waited for the writer, the chunks pending over their bound ({@link ReservoirStats#writeWaitNanos()}). */
+    @Override
+    public long writeWaitNanos() {
+        return sealer.writeWaitNanos();
+    }
+
     /** Events held: in the files still kept, waiting for their write, and in the open region. */
     @Override
     public long size() {
