@@ -50,7 +50,7 @@ final class TimedProfile {
         Path dir = ProcessProbes.resultsDir();
         Path html = dir.resolve("engine-" + label + "-profile.html");
         Path collapsed = dir.resolve("engine-" + label + "-profile.collapsed");
-        profiler.execute("flamegraph,file=" + html.toAbsolutePath());
+        profiler.execute("flamegraph," + (alloc ? "total," : "") + "file=" + html.toAbsolutePath());
         profiler.execute("collapsed," + (alloc ? "total," : "") + "file=" + collapsed.toAbsolutePath());
         List<String> lines = Files.readAllLines(collapsed);
         if (alloc) {

@@ -24,9 +24,12 @@ import java.util.concurrent.locks.LockSupport;
 final class ChunkSealer {
     private static final System.Logger LOG = System.getLogger(DiskReservoir.class.getName());
     private static final long WAIT_NANOS = 50_000;
-    /** Waits are logged, summed, at most this often, and once they add up to {@link #LOG_AFTER_NANOS}. */
+    /**
+     * Waits are logged, summed, at most this often, and once they add up to {@link #LOG_AFTER_NANOS}
+     * (a JVM's first seconds, the JIT and the collector on every core, make E1 wait some 0.3 s).
+     */
     private static final long LOG_EVERY_NANOS = 60_000_000_000L;
-    private static final long LOG_AFTER_NANOS = 100_000_000L;
+    private static final long LOG_AFTER_NANOS = 1_000_000_000L;
     private final SegmentFiles files;
     private final int chunkTargetBytes;
     private final long pendingMaxBytes;
@@ -120,18 +123,25 @@ final class ChunkSealer {
      * @throws ReservoirIoException when a background write failed
      */
     private void awaitWrites() {
-        long start = System.nanoTime();
+        long at = System.nanoTime();
+        writeWaits++;
         drainWrites();
         while (pending.bytes() > pendingMaxBytes && pending.count() > 0) {
             LockSupport.parkNanos(WAIT_NANOS);
             drainWrites();
+            at = countWait(at); // (as it goes: a writer stuck for long is logged while the task waits)
         }
+        countWait(at);
+    }
+
+    /** Adds the time waited since {@code since} and logs the waits when due; returns now. */
+    private long countWait(long since) {
         long now = System.nanoTime();
-        writeWaits++;
-        writeWaitNanos += now - start;
+        writeWaitNanos += now - since;
         if (now - loggedAt >= LOG_EVERY_NANOS && writeWaitNanos - loggedWaitNanos >= LOG_AFTER_NANOS) {
             logWaits(now);
         }
+        return now;
     }
 
     private void logWaits(long now) {

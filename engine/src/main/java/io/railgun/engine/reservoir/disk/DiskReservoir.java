@@ -56,7 +56,8 @@ import java.util.concurrent.Executors;
  * thread only. Writes run on the injected writer executor (one command at a time, in order),
  * prefetches on the injected reader executor; results come back through lock-free queues drained
  * on the task's thread. {@link #insert} and cursor reads never wait for either executor;
- * {@link #flush()} and {@link #close()} do. A failed write makes the next call throw
+ * {@link #flush()} and {@link #close()} do, and so does {@link #advanceWatermark} when the chunks
+ * waiting for their write pass {@link DiskReservoirOptions#pendingMaxBytes()} (back-pressure). A failed write makes the next call throw
  * {@link ReservoirIoException}.
  */
 public final class DiskReservoir implements EventReservoir {
@@ -183,7 +184,10 @@ public final class DiskReservoir implements EventReservoir {
         open.insert(timestamp, seq, row);
     }
 
-    /** Makes events below {@code timestamp} final and closes the complete chunks among them; no I/O. */
+    /**
+     * Makes events below {@code timestamp} final and closes the complete chunks among them; no I/O,
+     * but a wait for the writer when the chunks waiting for it pass their bound.
+     */
     @Override
     public void advanceWatermark(long timestamp) {
         checkOpen();

@@ -14,11 +14,12 @@ package io.railgun.engine.reservoir.disk;
  * @param codec            compression of new chunks; default {@link ChunkCodec#ZSTD} (chosen by
  *                         measurement, see {@link SegmentDescriptor})
  * @param compressionLevel codec level: Zstd 1..22 (default 3), LZ4 0 = fast or 1..17 = HC
- * @param pendingMaxBytes  heap bytes of closed chunks waiting for their write above which the task
- *                         waits for the writer (back-pressure: a disk slower than the events slows
- *                         the task instead of filling its heap); default 8 MiB, about a hundred
- *                         chunks, some 0.2 s of writes at a million events a second. A chunk larger
- *                         than the bound waits only for those before it
+ * @param pendingMaxBytes  heap bytes of closed chunks waiting for their write above which closing
+ *                         one waits for the writer until they are within it again (back-pressure: a
+ *                         disk slower than the events slows the task instead of filling its heap);
+ *                         default 8 MiB, about a hundred chunks, some 0.2 s of writes at a million
+ *                         events a second. So they take at most the bound and one chunk; a chunk
+ *                         larger than the bound waits for its own write
  */
 public record DiskReservoirOptions(int chunkTargetBytes, long segmentMaxBytes, int cacheMaxChunks, long cacheMaxBytes,
                                    ChunkCodec codec, int compressionLevel, long pendingMaxBytes) {

@@ -156,7 +156,7 @@ final class SegmentWriter {
                 if (failure == null && !stopped) {
                     try {
                         append(p);
-                    } catch (IOException | RuntimeException e) {
+                    } catch (Throwable e) { // an Error too (an OutOfMemoryError for a frame): else the task waits forever
                         failure = e;
                         LOG.log(Level.ERROR, "reservoir " + files.directory() + ": writing stopped", e);
                     }

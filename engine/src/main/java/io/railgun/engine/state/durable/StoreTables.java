@@ -88,9 +88,9 @@ final class StoreTables {
     }
 
     /**
-     * How many keys this checkpoint's copies may hold: every hot key now (not a quarter more, as for
-     * the bytes: the index's buckets are a power of two, and the quarter more doubled them for E1's
-     * 550k keys; keys that come during the snapshot grow it as before).
+     * How many keys this checkpoint's copies may hold: every hot key now (not a quarter more: the
+     * index's buckets are a power of two, and a quarter more doubled them for E1's 550k keys; keys
+     * that come during the snapshot grow it as before).
      */
     int expectedCopies() {
         long keys = 0;

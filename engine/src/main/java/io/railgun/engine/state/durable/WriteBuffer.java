@@ -38,7 +38,7 @@ final class WriteBuffer {
     // whole pages kept from earlier cycles, for the next ones
     private byte[][] freePages = new byte[16][];
     private int freeCount;
-    private int used;
+    private long used; // (a long: values on their own pages can pass 2 GiB before the pages run out)
     private int[] valueRefs = new int[1024]; // page number << PAGE_BITS | offset in the page
     private int[] valueLengths = new int[1024];
     private boolean[] patches = new boolean[1024];
