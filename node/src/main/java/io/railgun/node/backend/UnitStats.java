@@ -2,7 +2,9 @@ package io.railgun.node.backend;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.Consumer;
 
@@ -34,7 +36,10 @@ public final class UnitStats {
     volatile long reservoirEvents;
     volatile long hotKeys;
     volatile long reservoirMemoryBytes;
+    /** Nanoseconds the unit's tasks waited for their reservoirs' writers, since the start (a running total). */
     volatile long reservoirWriteWaitNanos;
+    // each task's waits at the last update (unit's thread): the total grows by what each added since
+    private Map<TaskRunner, Long> writeWaitsSeen = new IdentityHashMap<>();
     volatile long stateBufferBytes;
     /** Partitions assigned to the unit that it does not run (their stream is unknown to the catalog). */
     volatile int unserved;
@@ -55,7 +60,8 @@ public final class UnitStats {
         long events = 0;
         long keys = 0;
         long reservoirBytes = 0;
-        long writeWaits = 0;
+        long writeWaits = reservoirWriteWaitNanos;
+        Map<TaskRunner, Long> waitsSeen = new IdentityHashMap<>();
         long stateBytes = 0;
         for (TaskRunner t : actives) {
             OptionalLong l = consumer.currentLag(t.partition);
@@ -75,7 +81,10 @@ public final class UnitStats {
         for (Collection<TaskRunner> c : List.of(actives, replicas)) {
             for (TaskRunner t : c) {
                 reservoirBytes += t.processor().stats().reservoirMemoryBytes();
-                writeWaits += t.processor().stats().reservoirWriteWaitNanos();
+                long waited = t.processor().stats().reservoirWriteWaitNanos();
+                long before = writeWaitsSeen.getOrDefault(t, 0L);
+                writeWaits += waited >= before ? waited - before : waited; // (less: its processor was opened again)
+                waitsSeen.put(t, waited);
                 if (t.processor().durableState() != null) {
                     stateBytes += t.processor().durableState().writeBufferBytes();
                 }
@@ -95,6 +104,7 @@ public final class UnitStats {
         hotKeys = keys;
         reservoirMemoryBytes = reservoirBytes;
         reservoirWriteWaitNanos = writeWaits;
+        writeWaitsSeen = waitsSeen;
         stateBufferBytes = stateBytes;
     }
 
@@ -103,7 +113,7 @@ public final class UnitStats {
         return reservoirMemoryBytes;
     }
 
-    /** Nanoseconds the tasks waited for their reservoirs' writers, since each was opened. */
+    /** Nanoseconds the tasks waited for their reservoirs' writers, since the start (what tasks that left waited included). */
     public long reservoirWriteWaitNanos() {
         return reservoirWriteWaitNanos;
     }

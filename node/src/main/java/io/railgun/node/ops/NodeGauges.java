@@ -47,8 +47,8 @@ public final class NodeGauges {
                 () -> perUnit(units, s -> s.reservoirEvents()));
         metrics.gauge("railgun_reservoir_cache_bytes", "Heap bytes of reservoir event data (open regions, chunk caches)",
                 unit, () -> perUnit(units, s -> s.reservoirMemoryBytes()));
-        metrics.gauge("railgun_reservoir_write_wait_seconds", "Seconds the units' tasks waited for their reservoirs'"
-                + " writers (the disk behind the events), since each task was opened", unit,
+        metrics.counter("railgun_reservoir_write_wait_seconds", "Seconds the units' tasks waited for their reservoirs'"
+                + " writers (the disk, or the writers' CPU, behind the events)", unit,
                 () -> perUnitSeconds(units, s -> s.reservoirWriteWaitNanos()));
         metrics.gauge("railgun_state_hot_keys", "Keys held in the units' hot tiers", unit,
                 () -> perUnit(units, s -> s.hotKeys()));

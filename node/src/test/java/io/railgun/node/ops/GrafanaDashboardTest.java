@@ -56,7 +56,7 @@ class GrafanaDashboardTest {
                 "jvm_gc_collection_seconds_sum", "railgun_task_lag", "railgun_task_events_total");
 
         Set<String> exported = exportedNames(scrapeBusyNode());
-        assertThat(exported).as("besides the dashboard's").contains("railgun_reservoir_write_wait_seconds");
+        assertThat(exported).as("besides the dashboard's").contains("railgun_reservoir_write_wait_seconds_total");
         List<String> missing = new ArrayList<>();
         namesByQuery.forEach((query, names) -> names.stream().filter(n -> !exported.contains(n))
                 .forEach(n -> missing.add(n + " (in " + query + ")")));

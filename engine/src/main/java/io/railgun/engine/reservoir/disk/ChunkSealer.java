@@ -125,13 +125,21 @@ final class ChunkSealer {
     private void awaitWrites() {
         long at = System.nanoTime();
         writeWaits++;
-        drainWrites();
-        while (pending.bytes() > pendingMaxBytes && pending.count() > 0) {
-            LockSupport.parkNanos(WAIT_NANOS);
+        boolean interrupted = false;
+        try {
             drainWrites();
-            at = countWait(at); // (as it goes: a writer stuck for long is logged while the task waits)
+            while (pending.bytes() > pendingMaxBytes && pending.count() > 0) {
+                LockSupport.parkNanos(WAIT_NANOS);
+                interrupted |= Thread.interrupted(); // (set, the flag would end every park at once: a spin)
+                drainWrites();
+                at = countWait(at); // (as it goes: a writer stuck for long is logged while the task waits)
+            }
+            countWait(at);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt(); // for the caller, once the writer caught up
+            }
         }
-        countWait(at);
     }
 
     /** Adds the time waited since {@code since} and logs the waits when due; returns now. */
