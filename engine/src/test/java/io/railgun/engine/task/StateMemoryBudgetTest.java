@@ -43,6 +43,13 @@ class StateMemoryBudgetTest {
     private static final int EVENTS_PER_TASK = 40_000;
     private static final int CARDS_PER_TASK = 25_000;
     private static final double TOLERANCE = 1.10;
+    /**
+     * RocksDB's memory behind a disk held to 1 MB/s: 100.6-100.8% of its share in most runs, but
+     * 110.9% and 113.3% in 2 of 14 (2026-12-02, the share cut from 40% to 30% of the budget the
+     * session before; the tree before that cut's follow-ups failed alike): memtables of stores
+     * still flushing count until written. What this guards against was 2.6 times the share.
+     */
+    private static final double SLOW_DISK_TOLERANCE = 1.20;
     private static final Schema SCHEMA;
 
     static {
@@ -205,7 +212,8 @@ class StateMemoryBudgetTest {
             // RocksDB reads measured at 1 MB/s and 300 KB/s, 202-224 k otherwise)
             assertThat(coldReads).as("keys read back from RocksDB (the cache was used)")
                     .isGreaterThan(diskBytesPerSecond == 0 ? 100_000 : 50_000);
-            assertThat(maxRocks).as("RocksDB memory").isLessThanOrEqualTo((long) (memory.rocksDbBytes() * TOLERANCE));
+            assertThat(maxRocks).as("RocksDB memory").isLessThanOrEqualTo(
+                    (long) (memory.rocksDbBytes() * (diskBytesPerSecond == 0 ? TOLERANCE : SLOW_DISK_TOLERANCE)));
             // the write-buffer manager has stores flush past its limit (45% of the share; no stall), and
             // memtables being flushed still count until written; past half the share held unevictable,
             // each writer waits for its own flush before writing, so memtables pass that by at most the
