@@ -79,11 +79,10 @@ public final class NodeGauges {
         return all;
     }
 
+    /** {@link #perUnit} of nanoseconds, in seconds. */
     private static Map<List<String>, Double> perUnitSeconds(List<UnitStats> units, ToLongFunction<UnitStats> nanos) {
         Map<List<String>, Double> m = new LinkedHashMap<>();
-        for (int i = 0; i < units.size(); i++) {
-            m.put(List.of(Integer.toString(i)), nanos.applyAsLong(units.get(i)) / 1e9);
-        }
+        perUnit(units, nanos).forEach((unit, n) -> m.put(unit, n / 1e9));
         return m;
     }
 
