@@ -14,9 +14,10 @@ import java.math.BigInteger;
  * exactly: each value is converted to an exact fixed-point integer ({@link FixedPoint}) and the
  * sums are fixed-width integers ({@link WideInteger}): S1 in 320 bits, S2 in 512 bits. Adding and
  * removing never rounds, so nothing drifts however long the window lives, and results are rounded
- * once when read: SUM = S1, AVG = S1 / n, VAR_POP = (n S2 - S1^2) / n^2,
- * VAR_SAMP = (n S2 - S1^2) / (n (n - 1)) with the numerator exact. A window of equal values has
- * variance exactly 0.
+ * when read: SUM = S1 rounded once to the nearest double; AVG = S1 / n, VAR_POP = (n S2 - S1^2) / n^2
+ * and VAR_SAMP = (n S2 - S1^2) / (n (n - 1)) with the numerator exact, rounded once, then divided
+ * in doubles (within an ulp or two of the exact quotient). A window of equal values has variance
+ * exactly 0.
  *
  * <p>Doubles the fixed point cannot hold (bits below 2^-96, or magnitude from 2^126) are summed
  * exactly too, in arbitrary precision outside the record ({@link WideMoments}, one per key slot

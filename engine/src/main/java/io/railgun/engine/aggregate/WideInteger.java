@@ -124,7 +124,7 @@ final class WideInteger {
         return negative;
     }
 
-    /** The unsigned {@code v[0..len)} rounded to a double (within one ulp). */
+    /** The unsigned {@code v[0..len)} rounded once to the nearest double (ties to even). */
     static double toDouble(long[] v, int off, int len) {
         int top = len - 1;
         while (top >= 0 && v[off + top] == 0) {
@@ -137,11 +137,15 @@ final class WideInteger {
         long next = top > 0 ? v[off + top - 1] : 0;
         int shift = Long.numberOfLeadingZeros(hi);
         long bits = shift == 0 ? hi : (hi << shift) | (next >>> (64 - shift));
-        boolean sticky = (shift != 0 && (next << shift) != 0) || (top > 1 && anyNonZero(v, off, top - 1));
+        // the bits below the 64 kept: next's after the shift (all of next when there is none), and lower limbs
+        boolean sticky = (shift == 0 ? next != 0 : (next << shift) != 0) || (top > 1 && anyNonZero(v, off, top - 1));
         if (sticky) {
             bits |= 1L; // remember discarded bits so rounding goes the right way
         }
-        double d = (double) (bits >>> 1) * 2.0 + (double) (bits & 1L);
+        // as an unsigned 64-bit value: halved to fit a long, its lowest bit kept as a sticky bit below
+        // the rounding point (adding it back after the conversion, as before, lost it: a value just
+        // above a tie rounded to even, 1 ulp low)
+        double d = (double) ((bits >>> 1) | (bits & 1L)) * 2.0;
         return Math.scalb(d, 64 * top - shift);
     }
 
