@@ -8,16 +8,40 @@ import io.railgun.engine.task.TaskProcessor;
 import org.HdrHistogram.Histogram;
 
 /**
- * Feeds pre-generated events to the task processors of an {@link EngineBench} run, untimed (the
- * warm-up) or timed event by event into a {@link ReplayLatency}; each returns
+ * Feeds pre-generated events to the task processors of an {@link EngineBench} run, timed event by
+ * event into a {@link ReplayLatency} (the warm-up's dropped); each returns
  * the sum of the replies' values as a checksum. Called on the replay thread; nothing allocates per
  * event.
  */
 final class TaskReplay {
     private TaskReplay() {}
 
+    /** Events per call of {@link #replaySlice} (rounded up to a multiple of the prefetch groups). */
+    private static final int SLICE = 4096;
+
     /**
-     * The timed replay. One clock read after each process() call (the previous read starts the
+     * Replays events {@code from} to {@code to} (exclusive), timed into {@code latency}, in slices
+     * of about {@value #SLICE} events, one {@link #replaySlice} call each. The warm-up and the timed
+     * part both run this, so the per-event code the clock measures is the warm-up's, compiled by
+     * the JIT as an ordinary method called thousands of times: a timed part run as one loop was
+     * compiled on the fly (on-stack replacement) after it started, recompiled after a trap, and
+     * its code (callees inlined into that loop or not) differed from run to run, in speeds up to
+     * a fifth apart (docs/benchmarks.md, 2026-12-02).
+     */
+    static double replay(TaskProcessor[] tasks, EventBatch batch, EventRow row, int from, int to, int prefetch,
+                         ReplayLatency latency, long t0) {
+        int slice = prefetch > 0 ? (SLICE + prefetch - 1) / prefetch * prefetch : SLICE;
+        double sum = 0;
+        for (int i = from; i < to; i += slice) {
+            GcWatchdog.progress = i;
+            sum += replaySlice(tasks, batch, row, i, Math.min(to, i + slice), prefetch, latency, t0);
+        }
+        latency.finish();
+        return sum;
+    }
+
+    /**
+     * A slice of the replay. One clock read after each process() call (the previous read starts the
      * next, so an event's time runs from the end of the one before: its row, its group's prefetch
      * when it opens one, its process() calls, the checksum's sum of its reply); each event's total
      * (over its tasks) into {@code latency.checkpointing} or {@code notCheckpointing}, each call into
@@ -26,15 +50,12 @@ final class TaskReplay {
      * recordings took about 9% of E1's replay thread. With {@code prefetch} > 0, each group of that
      * many events is first prefetched ({@link #prefetch}), as the node does a poll's records.
      */
-    static double replayTimed(TaskProcessor[] tasks, EventBatch batch, EventRow row, int from, int to, int prefetch,
-                              ReplayLatency latency, long t0) {
+    private static double replaySlice(TaskProcessor[] tasks, EventBatch batch, EventRow row, int from, int to,
+                                      int prefetch, ReplayLatency latency, long t0) {
         Histogram[] perTask = tasks.length > 1 ? latency.perTask : null;
         double sum = 0;
         long last = System.nanoTime();
         for (int i = from; i < to; i++) {
-            if ((i & 0xFFFF) == 0) {
-                GcWatchdog.progress = i;
-            }
             if (prefetch > 0 && (i - from) % prefetch == 0) {
                 prefetch(tasks, batch, row, i, Math.min(to, i + prefetch)); // timed with the group's first event
             }
@@ -67,7 +88,6 @@ final class TaskReplay {
                 latency.slow(last - t0, eventNs, checkpoint);
             }
         }
-        latency.finish();
         return sum;
     }
 
@@ -98,15 +118,6 @@ final class TaskReplay {
             best = Math.min(best, (System.nanoTime() - t0) / n);
         }
         return sink == Long.MIN_VALUE ? -1 : best;
-    }
-
-    /** The untimed replay of one event (the warm-up): each task processes it. */
-    static double replay(TaskProcessor[] tasks, EventRow row) {
-        double sum = 0;
-        for (TaskProcessor t : tasks) {
-            sum += sum(t.process(row));
-        }
-        return sum;
     }
 
     /** The sum of a reply's values, for the run's checksum. */

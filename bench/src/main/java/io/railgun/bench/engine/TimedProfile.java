@@ -22,7 +22,7 @@ import one.profiler.AsyncProfiler;
  * and prints the replay thread's most sampled frames.
  */
 final class TimedProfile {
-    private static final String TIMED_FRAME = "TaskReplay.replayTimed";
+    private static final String TIMED_FRAME = "TaskReplay.replaySlice";
     private static final int TOP = 15;
 
     private final AsyncProfiler profiler;
