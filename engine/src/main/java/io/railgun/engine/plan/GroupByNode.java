@@ -134,7 +134,12 @@ final class GroupByNode {
         changeBit = bit;
     }
 
-    /** Longs of this node's segment: population plus every aggregator's width. */
+    /** Longs of this node's segment as laid out ({@link #laidOutAt}); the event path's (no loop over the aggregators). */
+    int laidOutWidth() {
+        return width;
+    }
+
+    /** Longs of this node's segment: population plus every aggregator's width (as it will be laid out next). */
     int width() {
         int w = 1;
         for (Aggregator a : aggregators) {
@@ -213,7 +218,7 @@ final class GroupByNode {
         }
         if (--r[base] == 0) {
             for (Aggregator a : fed) {
-                a.resetKey(r, base, slot); // before the record is zeroed: they may read it
+                resetKey(a, r, base, slot); // before the record is zeroed: they may read it
             }
             Arrays.fill(r, base, base + width, 0L);
         }
@@ -247,6 +252,19 @@ final class GroupByNode {
             d.expire(r, base, slot, timestamp, seq, row);
         } else {
             a.expire(r, base, slot, timestamp, seq, row);
+        }
+    }
+
+    /** Calls {@code a.resetKey}, as {@link #arrive(Aggregator, long[], int, int, long, long, EventRow)}. */
+    private static void resetKey(Aggregator a, long[] r, int base, int slot) {
+        if (a instanceof MomentsAggregator m) {
+            m.resetKey(r, base, slot);
+        } else if (a instanceof ExtremumAggregator x) {
+            x.resetKey(r, base, slot);
+        } else if (a instanceof CountDistinctAggregator d) {
+            d.resetKey(r, base, slot);
+        } else {
+            a.resetKey(r, base, slot);
         }
     }
 

@@ -78,7 +78,7 @@ final class RecordPrefetches {
             GroupByNode node = t < Integer.SIZE - 1 && t < nodes.size() ? nodes.get(t) : null;
             boolean part = node != null && node.segment() >= 0;
             int from = part ? node.segment() : 0;
-            int to = part ? from + node.width() : records.stride();
+            int to = part ? from + node.laidOutWidth() : records.stride();
             sum += hints.loadRecords(lastExpired[t], AHEAD, records, epochIndex, from, to);
         }
         for (int k = 0, n = keys.prefetchedSlots(slots); k < n; k++) {
