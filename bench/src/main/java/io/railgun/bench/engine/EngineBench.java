@@ -146,6 +146,7 @@ public final class EngineBench {
         System.out.printf("         per event µs: p50 %.2f  p99 %.2f  p99.9 %.2f  p99.99 %.2f  max %,.0f  mean %.2f"
                         + "  (one nanoTime ≈ %d ns per event and task, included)%n",
                 us(h, 50), us(h, 99), us(h, 99.9), us(h, 99.99), h.getMaxValue() / 1e3, h.getMean() / 1e3, timerNs);
+        System.out.println("         " + TimeShares.of(h));
         if (taskArray.length > 1) {
             for (int k = 0; k < taskArray.length; k++) {
                 Histogram th = latency.perTask[k];

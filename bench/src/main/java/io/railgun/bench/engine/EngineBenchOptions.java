@@ -57,7 +57,9 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
                                                   bytes (sampled every 16 KiB): the allocating frames printed
             Per-event processing time (one System.nanoTime after each process() call: an event's time runs
             from the end of the one before, so it includes its group's prefetch) is recorded in the timed
-            part: p50/p99/p99.9/p99.99/max in µs, events over 1 ms (C: it started a checkpoint, G: a GC
+            part: p50/p99/p99.9/p99.99/max in µs, the share of the time spent in events up to the median
+            and up to 2/4/16/64 times it (a group's first event, which loads the group's prefetches, is
+            4-16 times the median), events over 1 ms (C: it started a checkpoint, G: a GC
             ended), GC, and the replay thread's time on a CPU and waiting for one (a busy machine shows
             there); durable runs also print checkpoints, hot keys, evictions, cold loads and reads, RocksDB
             bytes on disk and the time of close() (final checkpoint). A run that spends more than half
