@@ -10,8 +10,10 @@ import java.util.Locale;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * Daemon threads for background work (writing the reservoir's chunks, reading them ahead, writing
- * checkpoints) that run at a lower scheduling priority than the threads on an event's path.
+ * Daemon threads for background work (writing the reservoir's chunks, writing checkpoints) that
+ * run at a lower scheduling priority than the threads on an event's path; and, for background
+ * work an event may wait for (reading the reservoir's chunks ahead), daemon threads that do not
+ * ({@link #promptFactory}).
  *
  * <p>On two cores the task's thread shared a core with them: in durable E1 it waited for a CPU 5%
  * of its time, and was preempted for whole 4 ms time slices. {@value #STEPS} nice steps lower
@@ -57,6 +59,19 @@ public final class BackgroundThreads {
     }
 
     private BackgroundThreads() {
+    }
+
+    /**
+     * A factory of daemon threads named {@code name} at the priority of the caller of
+     * {@code newThread}: for background work an event may wait for. The disk reservoir's reader,
+     * which reads the chunk a window's tail will enter next, ran with the others {@value #STEPS}
+     * steps down; on two cores, while a checkpoint was written, it shared the second core evenly
+     * with the checkpoint writer, its reads came late, and the task's thread read the chunk
+     * itself (durable E1: 1,090–1,189 such stalls in 6 M events; 305–482 with the reader at the
+     * task's priority, and 24% faster; docs/benchmarks.md, 2026-12-02).
+     */
+    public static ThreadFactory promptFactory(String name) {
+        return Thread.ofPlatform().daemon().name(name).factory();
     }
 
     /** A factory of daemon threads named {@code name}, {@value #STEPS} nice steps below the caller of {@code newThread}. */

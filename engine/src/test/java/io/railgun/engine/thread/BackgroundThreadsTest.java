@@ -44,4 +44,19 @@ class BackgroundThreadsTest {
         }
         assertThat(niceOfThisThread()).as("the caller's own priority is untouched").isEqualTo(mine);
     }
+
+    @Test
+    void threadsAnEventMayWaitForKeepTheirStartersPriority() throws Exception {
+        assumeTrue(Files.isReadable(SELF), "Linux only: per-thread nice values in /proc");
+        int mine = niceOfThisThread();
+        ExecutorService prompt = Executors.newSingleThreadExecutor(BackgroundThreads.promptFactory("test-prompt"));
+        try {
+            CompletableFuture<Integer> nice = CompletableFuture.supplyAsync(BackgroundThreadsTest::niceOfThisThread, prompt);
+            CompletableFuture<Boolean> daemon = CompletableFuture.supplyAsync(() -> Thread.currentThread().isDaemon(), prompt);
+            assertThat(nice.get()).isEqualTo(mine);
+            assertThat(daemon.get()).isTrue();
+        } finally {
+            prompt.shutdownNow();
+        }
+    }
 }

@@ -55,10 +55,12 @@ import java.util.concurrent.Executors;
  * <p><b>Threads.</b> Every method, and every method of its cursors, is called from the task's
  * thread only. Writes run on the injected writer executor (one command at a time, in order),
  * prefetches on the injected reader executor; results come back through lock-free queues drained
- * on the task's thread. {@link #insert} and cursor reads never wait for either executor;
- * {@link #flush()} and {@link #close()} do, and so does {@link #advanceWatermark} when the chunks
- * waiting for their write pass {@link DiskReservoirOptions#pendingMaxBytes()} (back-pressure). A failed write makes the next call throw
- * {@link ReservoirIoException}.
+ * on the task's thread. {@link #insert} never waits for either executor; a cursor entering a
+ * chunk whose prefetch has not arrived waits for it (a stall: its reader's own thread runs at the
+ * task's priority for that reason); {@link #flush()} and {@link #close()} wait for the writer, and
+ * so does {@link #advanceWatermark} when the chunks waiting for their write pass
+ * {@link DiskReservoirOptions#pendingMaxBytes()} (back-pressure). A failed write makes the next call
+ * throw {@link ReservoirIoException}.
  */
 public final class DiskReservoir implements EventReservoir {
     private final DiskReservoirOptions options;
@@ -147,7 +149,8 @@ public final class DiskReservoir implements EventReservoir {
                                                     PersistedPosition cutAfter) {
         String name = directory.getFileName() == null ? "reservoir" : directory.getFileName().toString();
         ExecutorService w = Executors.newSingleThreadExecutor(BackgroundThreads.factory("reservoir-writer-" + name));
-        ExecutorService r = Executors.newSingleThreadExecutor(BackgroundThreads.factory("reservoir-reader-" + name));
+        // the reader at the caller's priority: a cursor may wait for its reads
+        ExecutorService r = Executors.newSingleThreadExecutor(BackgroundThreads.promptFactory("reservoir-reader-" + name));
         try {
             return open(directory, options, w, r, List.of(w, r), cutAfter);
         } catch (RuntimeException e) {
