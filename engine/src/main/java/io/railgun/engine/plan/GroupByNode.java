@@ -1,10 +1,6 @@
 package io.railgun.engine.plan;
 
 import io.railgun.engine.aggregate.Aggregator;
-import io.railgun.engine.aggregate.CountAggregator;
-import io.railgun.engine.aggregate.CountDistinctAggregator;
-import io.railgun.engine.aggregate.ExtremumAggregator;
-import io.railgun.engine.aggregate.MomentsAggregator;
 import io.railgun.engine.event.EventRow;
 import io.railgun.engine.task.Reply;
 import java.util.ArrayList;
@@ -202,7 +198,7 @@ final class GroupByNode {
         int base = table.base(slot) + segment;
         r[base]++;
         for (Aggregator a : fed) {
-            arrive(a, r, base, slot, timestamp, seq, row);
+            a.arrive(r, base, slot, timestamp, seq, row);
         }
     }
 
@@ -214,58 +210,15 @@ final class GroupByNode {
         long[] r = table.page(slot);
         int base = table.base(slot) + segment;
         for (Aggregator a : fed) {
-            expire(a, r, base, slot, timestamp, seq, row);
+            a.expire(r, base, slot, timestamp, seq, row);
         }
         if (--r[base] == 0) {
             for (Aggregator a : fed) {
-                resetKey(a, r, base, slot); // before the record is zeroed: they may read it
+                a.resetKey(r, base, slot); // before the record is zeroed: they may read it
             }
             Arrays.fill(r, base, base + width, 0L);
         }
         table.unhold(slot);
-    }
-
-    /**
-     * Calls {@code a.arrive}: the common aggregators by their exact class, so that each call site
-     * has one receiver the JIT can inline, where one virtual call shared by every kind would be
-     * megamorphic (a vtable stub per call).
-     */
-    private static void arrive(Aggregator a, long[] r, int base, int slot, long timestamp, long seq, EventRow row) {
-        if (a instanceof MomentsAggregator m) {
-            m.arrive(r, base, slot, timestamp, seq, row);
-        } else if (a instanceof ExtremumAggregator x) {
-            x.arrive(r, base, slot, timestamp, seq, row);
-        } else if (a instanceof CountDistinctAggregator d) {
-            d.arrive(r, base, slot, timestamp, seq, row);
-        } else {
-            a.arrive(r, base, slot, timestamp, seq, row);
-        }
-    }
-
-    /** Calls {@code a.expire}, as {@link #arrive(Aggregator, long[], int, int, long, long, EventRow)}. */
-    private static void expire(Aggregator a, long[] r, int base, int slot, long timestamp, long seq, EventRow row) {
-        if (a instanceof MomentsAggregator m) {
-            m.expire(r, base, slot, timestamp, seq, row);
-        } else if (a instanceof ExtremumAggregator x) {
-            x.expire(r, base, slot, timestamp, seq, row);
-        } else if (a instanceof CountDistinctAggregator d) {
-            d.expire(r, base, slot, timestamp, seq, row);
-        } else {
-            a.expire(r, base, slot, timestamp, seq, row);
-        }
-    }
-
-    /** Calls {@code a.resetKey}, as {@link #arrive(Aggregator, long[], int, int, long, long, EventRow)}. */
-    private static void resetKey(Aggregator a, long[] r, int base, int slot) {
-        if (a instanceof MomentsAggregator m) {
-            m.resetKey(r, base, slot);
-        } else if (a instanceof ExtremumAggregator x) {
-            x.resetKey(r, base, slot);
-        } else if (a instanceof CountDistinctAggregator d) {
-            d.resetKey(r, base, slot);
-        } else {
-            a.resetKey(r, base, slot);
-        }
     }
 
     /**
@@ -285,18 +238,6 @@ final class GroupByNode {
     void write(Aggregator a, int slot, Reply reply, int index) {
         // a key held only by other nodes has an all-zero segment here: the empty state
         // (slot -1: aggregators read nothing; they get page 0, possibly empty, as before the records were paged)
-        long[] r = table.page(Math.max(slot, 0));
-        int base = slot < 0 ? 0 : table.base(slot) + segment;
-        if (a instanceof CountAggregator c) { // by exact class, as arrive(Aggregator, ...) explains
-            c.write(r, base, slot, reply, index);
-        } else if (a instanceof MomentsAggregator m) {
-            m.write(r, base, slot, reply, index);
-        } else if (a instanceof ExtremumAggregator x) {
-            x.write(r, base, slot, reply, index);
-        } else if (a instanceof CountDistinctAggregator d) {
-            d.write(r, base, slot, reply, index);
-        } else {
-            a.write(r, base, slot, reply, index);
-        }
+        a.write(table.page(Math.max(slot, 0)), slot < 0 ? 0 : table.base(slot) + segment, slot, reply, index);
     }
 }
