@@ -20,7 +20,8 @@ import org.HdrHistogram.Histogram;
 /**
  * The engine harness of BENCHMARKS.md: replays pre-generated payments through the task processors
  * of one stream in one thread (one task per partitioner, no Kafka) and prints events/s and bytes
- * allocated per event in the timed part (after a warm-up that also pre-loads the windows), next to
+ * allocated per event in the timed part (after a warm-up that also pre-loads the windows, and a
+ * full collection: {@link #settleHeap}), next to
  * the naive in-heap baseline on the same events in the same run (P51, E1). With
  * {@code --reservoir disk} the tasks keep their events in a {@link DiskReservoir}; live heap after
  * a GC, RSS, bytes on disk and the chunk cache's hit rate are printed too. With
@@ -88,6 +89,7 @@ public final class EngineBench {
         // the warm-up runs the timed part's code, its latencies dropped (see TaskReplay.replay)
         checksum += TaskReplay.replay(taskArray, batch, row, 0, warmup, o.prefetch(), new ReplayLatency(taskArray.length),
                 System.nanoTime());
+        settleHeap();
 
         ReplayLatency latency = new ReplayLatency(taskArray.length);
         long timerNs = TaskReplay.timerOverheadNs();
@@ -260,9 +262,21 @@ public final class EngineBench {
                 ch.getMean() * ch.getTotalCount() / 1e6, us(nc, 99.9), us(nc, 99.99), Double.toString(checksum), durableJson);
     }
 
+    /**
+     * A full collection between the warm-up and the timed part, as JMH's {@code -gc true} does: the
+     * warm-up's survivors (the generated events, the full window's state) are promoted now. Left to
+     * the timed part's first young collection, they made it copy all of them, and with ParallelGC
+     * grow the old generation 512 KiB at a time, 2 ms each: 0.4-0.8 s of a 6 s E1 run
+     * ({@code -Xlog:gc*=debug}). The timed part's own collections stay in it, and are printed.
+     */
+    private static void settleHeap() {
+        System.gc();
+    }
+
     private static String runNaive(String query, EventBatch batch, int warmup) {
         NaiveBaseline naive = new NaiveBaseline(3_600_000L);
         naive.run(batch, 0, warmup);
+        settleHeap();
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long alloc0 = mx.getCurrentThreadAllocatedBytes();
         long t0 = System.nanoTime();
