@@ -123,10 +123,14 @@ final class StateComparison {
             double memoryRate = median(memoryOk, "eventsPerSecond");
             double durableRate = median(durableOk, "eventsPerSecond");
             double ratio = durableRate / memoryRate;
-            System.out.printf("durable / memory throughput: %.3f%s; p99.9 durable / memory: %.2f; checksums %s %s%s%n",
+            long uncheckpointed = durableOk.stream().filter(r -> num(r, "checkpointsTimed") == 0).count();
+            System.out.printf("durable / memory throughput: %.3f%s; p99.9 durable / memory: %.2f; checksums %s %s%s%s%n",
                     ratio, o.rounds() > 1 ? String.format(Locale.ROOT, " (medians %,.0f / %,.0f ev/s)", durableRate, memoryRate) : "",
                     median(durableOk, "p999Us") / median(memoryOk, "p999Us"), same ? "equal" : "DIFFER", checksums,
-                    failed ? " (over the runs that completed)" : "");
+                    failed ? " (over the runs that completed)" : "",
+                    uncheckpointed == 0 ? "" : String.format(Locale.ROOT,
+                            "; %d of %d durable runs had NO CHECKPOINT in the timed part (their cost left out)", uncheckpointed,
+                            durableOk.size()));
             rows.add(String.format(Locale.ROOT,
                     "{\"harness\":\"engine\",\"comparison\":\"state\",\"query\":\"%s\",\"cards\":%d,\"events\":%d,\"hotKeys\":%d,"
                             + "\"reservoir\":\"%s\",\"rounds\":%d,\"memoryEventsPerSecond\":%.0f,\"durableEventsPerSecond\":%.0f,"
