@@ -64,8 +64,9 @@ record EngineBenchOptions(String query, String window, int windows, int events, 
             there); durable runs also print checkpoints, hot keys, evictions, cold loads and reads, RocksDB
             bytes on disk and the time of close() (final checkpoint). A run that spends more than half
             of a minute in GC is ended (exit 3): the heap (BENCH_JAVA_OPTS) is too small for it.
-            A full GC runs between the warm-up and the timed part. bench/run's heap is fixed and touched
-            at start (-Xms8g -Xmx8g -XX:+AlwaysPreTouch), so RSS includes the whole 8 GiB heap.
+            A full GC runs between the warm-up and the timed part. bench/run's default heap is fixed and
+            touched at start (-Xms8g -Xmx8g -XX:+AlwaysPreTouch), so RSS includes the whole 8 GiB heap
+            (with --compare-state, in each child run; the parent waits with a small heap).
             """;
 
     /** Whether durable tasks share a node-like memory budget (no --hot-keys given). */

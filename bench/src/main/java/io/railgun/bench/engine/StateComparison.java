@@ -17,6 +17,9 @@ import java.util.regex.Pattern;
  * result files. Runs on the main thread.
  */
 final class StateComparison {
+    /** The JVM flags of the child runs, when given (bench/run does); else the parent's own. */
+    static final String CHILD_JVM_PROPERTY = "railgun.bench.childJvmFlags";
+
     private StateComparison() {}
 
     /**
@@ -42,7 +45,11 @@ final class StateComparison {
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> jvm = new ArrayList<>();
         jvm.add(java);
-        jvm.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        // the children's flags: bench/run's (it starts this parent with a small heap of its own, not
+        // the children's touched 8 GiB), else this JVM's
+        String childFlags = System.getProperty(CHILD_JVM_PROPERTY, "").trim();
+        jvm.addAll(childFlags.isEmpty() ? ManagementFactory.getRuntimeMXBean().getInputArguments()
+                : List.of(childFlags.split("\\s+")));
         jvm.add("-cp");
         jvm.add(System.getProperty("java.class.path"));
         jvm.add(EngineBench.class.getName());
