@@ -289,6 +289,14 @@ public final class ByteKeyIndex {
         freeSlots[freeCount++] = slot;
     }
 
+    /**
+     * The arena the keys are in, at {@link #keyOffset} for {@link #keyLength} bytes: for reading a
+     * frozen index's keys in place (never written through; replaced as the index grows).
+     */
+    public byte[] keyArena() {
+        return arena;
+    }
+
     /** Copies a slot's key into {@code dst} at {@code dstOffset}; returns its length. */
     public int copyKey(int slot, byte[] dst, int dstOffset) {
         int len = keyLength(slot);

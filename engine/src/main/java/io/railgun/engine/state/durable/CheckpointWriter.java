@@ -40,6 +40,7 @@ final class CheckpointWriter implements AutoCloseable {
     private final StateMemory memory;
     private final ExecutorService thread;
     // the writer thread's
+    private final KeyOrder keyOrder = new KeyOrder(); // (the writer's thread only)
     private ByteBuffer batchKey = ByteBuffer.allocateDirect(256);
     private byte[] batchKeyBytes = new byte[256];
     private ByteBuffer batchValue = ByteBuffer.allocateDirect(4096);
@@ -120,12 +121,13 @@ final class CheckpointWriter implements AutoCloseable {
         return memtableWaits;
     }
 
-    /** Adds a buffer's entries to a batch, but those {@code newer} has too; returns the bytes put. */
+    /** Adds a buffer's entries to a batch in key order ({@link KeyOrder}), but those {@code newer} has too; returns the bytes put. */
     private long addTo(WriteBatch batch, WriteBuffer buffer, WriteBuffer newer) throws RocksDBException {
         long bytes = 0;
         ByteKeyIndex keys = buffer.keys();
+        int[] sorted = keyOrder.sort(buffer); // (each buffer's keys in order: the skip list's cheap case)
         for (int i = 0, n = buffer.count(); i < n; i++) {
-            int slot = buffer.slotAt(i);
+            int slot = sorted[i];
             int keyLength = keys.keyLength(slot);
             if (batchKey.capacity() < keyLength) {
                 batchKey = ByteBuffer.allocateDirect(Math.max(keyLength, batchKey.capacity() * 2));
