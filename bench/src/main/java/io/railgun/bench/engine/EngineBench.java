@@ -213,8 +213,8 @@ public final class EngineBench {
                     a.checkpoints() - b.checkpoints(), a.checkpoints(), o.checkpointIntervalMs(), a.lastCheckpointBytes() / 1048576.0,
                     a.lastCheckpointNanos() / 1_000_000, a.hotKeys(), a.hotLimit(), o.hotKeysText(), a.bytesPerHotKey());
             if (a.checkpoints() == b.checkpoints()) {
-                // (FRAUD's 2 M events: a 4 s timed part, which a checkpoint every 10 s may miss; with one,
-                // the same run was a fifth slower: see docs/benchmarks.md, 2026-12-03)
+                // (FRAUD's 2 M events: a 4 s timed part, which a checkpoint every 10 s may miss; with its
+                // first two, the same run was up to a third slower: see docs/benchmarks.md, 2026-12-03)
                 System.out.printf("         durable: NO CHECKPOINT in the timed part (%.1f s, one every %.1f s): its events/s leave"
                                 + " their cost out; a steady state pays one per interval%n", elapsedNs / 1e9, o.checkpointIntervalMs() / 1e3);
             }

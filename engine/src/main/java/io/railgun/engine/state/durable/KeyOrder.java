@@ -11,13 +11,15 @@ import java.util.Arrays;
  * (178 MB) spent 4.8-5.6 s in {@code db.write} in the order the task changed its keys, and
  * 1.5-1.9 s in key order (docs/benchmarks.md, 2026-12-03).
  *
- * <p>A sort by 8 key bytes at a time, read into an array once per entry and level: the entries
- * are merge-sorted on the 8 bytes past the prefix all the keys share, then each run of entries
- * equal there on the next 8, and so on; an entry whose key has ended is ordered before the longer
- * ones, and among ended keys the shorter first. Comparisons never read the keys themselves (a
- * comparison that did read them on ties, FRAUD's cards equal in their first 8 bytes, spent more
- * than the skip list saved). Owned by the checkpoint writer's thread; its arrays are kept from one
- * checkpoint to the next.
+ * <p>A sort by 8 key bytes at a time, read into an array once per entry and level: a range of
+ * entries that agree before byte {@code at} first skips the bytes they all share from there, is
+ * merge-sorted on the next 8, and each run of entries equal on those becomes a range of its own
+ * at 8 bytes further; an entry whose key has ended is ordered before the longer ones, and among
+ * ended keys the shorter first. Comparisons never read the keys themselves (a comparison that did
+ * read them on ties, FRAUD's cards equal in their first 8 bytes, spent more than the skip list
+ * saved). The ranges wait on a stack of their own, not the thread's: a key may be as long as an
+ * event allows, a level per 8 bytes. Owned by the checkpoint writer's thread; its arrays are kept
+ * from one checkpoint to the next.
  */
 final class KeyOrder {
     private static final int RUN = 32; // sorted by insertion first, then merged
@@ -26,6 +28,8 @@ final class KeyOrder {
     private int[] scratch = new int[0];
     private int[] slots = new int[0]; // per position: the entry's slot in the buffer
     private long[] words = new long[0]; // per position: 8 of its key's bytes at the level sorted, big-endian, zero-padded
+    private int[] ranges = new int[3 * 16]; // the ranges still to sort: lo, hi, at
+    private int rangeCount;
     private byte[] arena;
     private ByteKeyIndex keys;
 
@@ -44,13 +48,15 @@ final class KeyOrder {
         }
         keys = buffer.keys();
         arena = keys.keyArena();
-        int from = n == 0 ? 0 : keys.keyLength(buffer.slotAt(0));
         for (int i = 0; i < n; i++) {
             slots[i] = buffer.slotAt(i);
             order[i] = i;
-            from = Math.min(from, sharedBytes(slots[0], slots[i]));
         }
-        sortFrom(0, n, from);
+        push(0, n, 0);
+        while (rangeCount > 0) {
+            rangeCount--;
+            sortFrom(ranges[3 * rangeCount], ranges[3 * rangeCount + 1], ranges[3 * rangeCount + 2]);
+        }
         for (int i = 0; i < n; i++) {
             scratch[i] = slots[order[i]];
         }
@@ -59,11 +65,30 @@ final class KeyOrder {
         return scratch;
     }
 
-    /** Sorts the entries at {@code order[lo, hi)}, whose keys all have the same bytes before {@code at}. */
-    private void sortFrom(int lo, int hi, int at) {
+    private void push(int lo, int hi, int at) {
         if (hi - lo < 2) {
             return;
         }
+        if (3 * rangeCount + 3 > ranges.length) {
+            ranges = Arrays.copyOf(ranges, 2 * ranges.length);
+        }
+        ranges[3 * rangeCount] = lo;
+        ranges[3 * rangeCount + 1] = hi;
+        ranges[3 * rangeCount + 2] = at;
+        rangeCount++;
+    }
+
+    /**
+     * Sorts the entries at {@code order[lo, hi)}, whose keys all have the same bytes before
+     * {@code at}, on their next 8 bytes past those they all share; the runs equal there are pushed.
+     */
+    private void sortFrom(int lo, int hi, int at) {
+        int first = slots[order[lo]];
+        int shared = Integer.MAX_VALUE;
+        for (int i = lo + 1; i < hi; i++) {
+            shared = Math.min(shared, sharedBytes(first, slots[order[i]], at));
+        }
+        at += shared;
         boolean longer = false; // whether a key goes on past these 8 bytes
         for (int i = lo; i < hi; i++) {
             int slot = slots[order[i]];
@@ -78,7 +103,7 @@ final class KeyOrder {
             }
             if (j - i > 1) { // equal in these 8 bytes (zero past a key's end)
                 if (longer) {
-                    sortFrom(i, j, at + 8);
+                    push(i, j, at + 8);
                 } else {
                     sortByLength(i, j); // every one ended: each a prefix of the next
                 }
@@ -146,11 +171,14 @@ final class KeyOrder {
         return w;
     }
 
-    /** Bytes the keys at slots {@code a} and {@code b} share from their start. */
-    private int sharedBytes(int a, int b) {
-        int offsetA = keys.keyOffset(a);
-        int offsetB = keys.keyOffset(b);
-        int length = Math.min(keys.keyLength(a), keys.keyLength(b));
+    /** Bytes the keys at slots {@code a} and {@code b} share from byte {@code at} on (0 when one ends there). */
+    private int sharedBytes(int a, int b, int at) {
+        int offsetA = keys.keyOffset(a) + at;
+        int offsetB = keys.keyOffset(b) + at;
+        int length = Math.min(keys.keyLength(a), keys.keyLength(b)) - at;
+        if (length <= 0) {
+            return 0;
+        }
         int m = Arrays.mismatch(arena, offsetA, offsetA + length, arena, offsetB, offsetB + length);
         return m < 0 ? length : m;
     }

@@ -52,9 +52,22 @@ class KeyOrderTest {
         assertThat(keysInOrder(smaller, order)).containsExactly(new byte[] {1}, new byte[] {1, 5}, new byte[] {2});
     }
 
+    /** Keys of zero bytes only, each a prefix of the next, and long keys equal but for their last byte: ordered past many levels. */
     @Test
-    void emptyBuffer() {
-        assertThat(new KeyOrder().sort(new WriteBuffer())).isNotNull();
+    void ordersKeysThatArePrefixesOfOneAnother() {
+        WriteBuffer buffer = new WriteBuffer();
+        List<byte[]> expected = new ArrayList<>();
+        for (int length = 300; length >= 1; length -= 7) {
+            byte[] zeros = new byte[length];
+            byte[] tail = new byte[20_000];
+            tail[19_999] = (byte) length;
+            buffer.put(zeros, 0, length, new byte[] {0}, 0, 1);
+            buffer.put(tail, 0, tail.length, new byte[] {0}, 0, 1);
+            expected.add(zeros);
+            expected.add(tail);
+        }
+        expected.sort(Arrays::compareUnsigned);
+        assertThat(keysInOrder(buffer, new KeyOrder())).containsExactlyElementsOf(expected);
     }
 
     private static List<byte[]> keysInOrder(WriteBuffer buffer, KeyOrder order) {
