@@ -62,6 +62,9 @@ final class HotTier {
     private byte snapshot = BIT_B;
     private byte[] patches = new byte[0]; // per slot: patches stored on top of its last whole part
     private int[] storedBytes = new int[0]; // per slot: bytes of its stored value, whole part and patches
+    // per slot: 1 + the number of its copy in the last snapshot that saved it (0: none); told to the
+    // cold tier when the key is evicted, in case that snapshot is still held (ColdKeys#copyLeft)
+    private int[] snapshotCopies = new int[0];
     private int allNodes; // the change bits of every node
     private int clockHand;
     private final SlotQueue emptiedKeys = new SlotQueue(); // oldest first; (stale entries skipped)
@@ -219,6 +222,9 @@ final class HotTier {
         if ((flags(victim) & snapshot) != 0) {
             saveSnapshot(victim);
         }
+        if (snapshotCopies[victim] != 0) {
+            cold.copyLeft(keyScratch, 0, copyKey(victim), snapshotCopies[victim] - 1);
+        }
         if ((flags(victim) & dirty) != 0) {
             StateWriter value = serialise(victim);
             cold.store(keyScratch, 0, copyKey(victim), value.buffer(), 0, value.length(), value == patchOut);
@@ -284,8 +290,10 @@ final class HotTier {
      * being taken if it was empty when it began, its stored copy deleted.
      */
     private void freeEmptied(int slot) {
-        if ((flags(slot) & snapshot) != 0) {
-            saveSnapshot(slot);
+        int copy = (flags(slot) & snapshot) != 0 ? saveSnapshot(slot) : -1;
+        if (copy >= 0) { // deleted in the snapshot: its deletion found there, not deleted again
+            cold.copyLeft(keyScratch, 0, copyKey(slot), copy);
+            flags(slot, flags(slot) & ~DURABLE);
         }
         keys.emptied(-1);
         table.release(slot); // (released(): a stored copy left is deleted with the next checkpoint)
@@ -293,20 +301,29 @@ final class HotTier {
 
     /**
      * Saves a key into the snapshot: a patch of its changed nodes when its stored copy allows, else
-     * whole; an emptied key as none (its stored copy, if any, deleted in the snapshot).
+     * whole; an emptied key as none (its stored copy, if any, deleted in the snapshot). Returns the
+     * number of the deletion when one was kept, else -1.
+     *
+     * <p>The cold tier finds a snapshot's copies only when told ({@link ColdKeys#copyLeft}), and a
+     * key that stays hot is not told of: so an emptied key whose copy is a deletion stays marked
+     * durable (and whole), and is deleted again with the next checkpoint if it leaves later
+     * ({@link #released}), unless {@link #freeEmptied} tells the cold tier of the deletion.
      */
-    private void saveSnapshot(int slot) {
+    private int saveSnapshot(int slot) {
         if (table.holders(slot) == 0) {
             int f = flags(slot);
+            int copy = -1;
             if ((f & DURABLE) != 0) {
-                cold.deleteSnapshot(keyScratch, 0, copyKey(slot));
+                copy = cold.deleteSnapshot(keyScratch, 0, copyKey(slot));
             }
-            reset(slot, f & ~(snapshot | WHOLE | DURABLE)); // no stored copy now: the next one is whole
-            return;
+            reset(slot, f & ~snapshot | WHOLE); // no stored copy now: the next one is whole
+            return copy;
         }
         StateWriter value = serialise(slot);
-        cold.storeSnapshot(keyScratch, 0, copyKey(slot), value.buffer(), 0, value.length(), value == patchOut);
+        snapshotCopies[slot] = 1 + cold.storeSnapshot(keyScratch, 0, copyKey(slot), value.buffer(), 0, value.length(),
+                value == patchOut);
         flags(slot, flags(slot) & ~(snapshot | WHOLE) | DURABLE);
+        return -1;
     }
 
     /**
@@ -344,6 +361,7 @@ final class HotTier {
     void grow(int slots) {
         patches = Arrays.copyOf(patches, slots);
         storedBytes = Arrays.copyOf(storedBytes, slots);
+        snapshotCopies = Arrays.copyOf(snapshotCopies, slots);
         reportKeyBytes();
     }
 
@@ -360,14 +378,14 @@ final class HotTier {
 
     /**
      * Bytes per slot here and in the key table: records (with the flags and change bits), patch
-     * count, stored bytes, and the key table's slot hints (which grow with its tails, up to 64
+     * count, stored bytes, snapshot copy, and the key table's slot hints (which grow with its tails, up to 64
      * bytes a slot).
      */
     private void reportKeyBytes() {
         if (!sweptOnce) {
             codec.sample(table, keys); // (again every REMEASURE_EVICTIONS evictions, as the windows fill)
         }
-        codec.report(keys, 8 * table.stride() + 1 + 4 + table.hintBytesPerSlot());
+        codec.report(keys, 8 * table.stride() + 1 + 4 + 4 + table.hintBytesPerSlot());
     }
 
     /** Evictions between two measures until a snapshot's keys were saved. */

@@ -89,13 +89,21 @@ public final class ByteKeyIndex {
      * of a chain of doublings, which allocate twice the final size. Does nothing where there is room.
      */
     public void reserve(int expectedKeys, long expectedKeyBytes) {
-        if (arenaEnd == 0 && expectedKeyBytes > arena.length && expectedKeyBytes < Integer.MAX_VALUE - 8) {
-            arena = new byte[(int) expectedKeyBytes];
-            spare = new byte[0];
-        }
+        reserveKeys(expectedKeys, expectedKeyBytes);
         long buckets = Long.highestOneBit(Math.max(16, expectedKeys * 100L / MAX_LOAD_PERCENT) - 1) << 1;
         if (buckets > mask + 1L && buckets <= 1 << 28) {
             rehash((int) buckets);
+        }
+    }
+
+    /**
+     * Makes room for {@code expectedKeys} keys of {@code expectedKeyBytes} in all in the slots and the
+     * key arena only, not the buckets: for an index whose keys are {@link #append}ed.
+     */
+    public void reserveKeys(int expectedKeys, long expectedKeyBytes) {
+        if (arenaEnd == 0 && expectedKeyBytes > arena.length && expectedKeyBytes < Integer.MAX_VALUE - 8) {
+            arena = new byte[(int) expectedKeyBytes];
+            spare = new byte[0];
         }
         if (keys.length < expectedKeys) {
             keys = Arrays.copyOf(keys, expectedKeys);
@@ -241,6 +249,23 @@ public final class ByteKeyIndex {
             rehash(2 * (mask + 1));
         }
         return -(slot + 1);
+    }
+
+    /**
+     * Gives a key a slot and a copy in the arena without entering it in the buckets: {@link #find}
+     * never returns it, and nothing checks that it is not already present. For keys written once
+     * each and read back by slot only (a snapshot's copies: {@code WriteBuffer}), which then cost no
+     * random write into buckets the size of the keys. Not counted by {@link #size()}.
+     */
+    public int append(byte[] key, int offset, int length) {
+        int slot = allocateSlot();
+        storeKey(slot, key, offset, length);
+        return slot;
+    }
+
+    /** Whether the key at {@code slot} is {@code key}. */
+    public boolean keyEquals(int slot, byte[] key, int offset, int length) {
+        return equalsKey(slot, key, offset, length);
     }
 
     /** Removes a key; returns its former slot (now free) or -1 when absent. */

@@ -33,14 +33,21 @@ public final class MapColdKeys implements ColdKeys {
     }
 
     @Override
-    public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+    public int storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
             boolean patch) {
         store(key, offset, length, value, valueOffset, valueLength, patch);
+        return 0;
     }
 
     @Override
-    public void deleteSnapshot(byte[] key, int offset, int length) {
+    public void copyLeft(byte[] key, int offset, int length, int copy) {
+        // the map holds the copy already
+    }
+
+    @Override
+    public int deleteSnapshot(byte[] key, int offset, int length) {
         delete(key, offset, length);
+        return 0;
     }
 
     @Override

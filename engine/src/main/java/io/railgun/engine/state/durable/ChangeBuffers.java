@@ -1,13 +1,18 @@
 package io.railgun.engine.state.durable;
 
+import io.railgun.engine.state.ByteKeyIndex;
 import io.railgun.engine.state.LayeredBloomFilter;
 import io.railgun.engine.state.StateReader;
+import java.util.Arrays;
 
 /**
  * A {@link DurableStateStore}'s values not yet in RocksDB, and the reads through them. Newest
  * first: {@code current} (changes since the checkpoint under way began: keys evicted changed,
  * deletions), {@code copies} (the hot keys' parts saved by that checkpoint's snapshot: one buffer,
- * reused checkpoint after checkpoint, so its pages grow once to the copies' size), then either
+ * reused checkpoint after checkpoint, so its pages grow once to the copies' size; a log, not
+ * indexed, as a key saved there is hot, and a read is of a key that is not: a read finds there only
+ * the copies of the keys that left their hot tier since the snapshot saved them, which the hot tier
+ * reports, {@link #copyLeft}), then either
  * {@code snapshot} (the changes before the checkpoint being taken began) or {@code writing} (those
  * of the checkpoint being written: a checkpoint begins once the last one is written, so never
  * both), then RocksDB — unless the {@link LayeredBloomFilter} of the keys whose state may have left
@@ -38,7 +43,11 @@ final class ChangeBuffers {
     private WriteBuffer spare = new WriteBuffer();
     private WriteBuffer snapshot;
     private WriteBuffer writing;
-    private final WriteBuffer copies = new WriteBuffer();
+    private final WriteBuffer copies = WriteBuffer.log();
+    // the copies of keys that left their hot tier since the snapshot saved them: the full key, at a
+    // slot of this index, and its entry in the copies at that slot of copiesLeftEntries
+    private final ByteKeyIndex copiesLeft = new ByteKeyIndex(64);
+    private int[] copiesLeftEntries = new int[64];
     private byte[] keyScratch = new byte[256];
     private byte[] assembled = new byte[4096];
     // the patches found on a read, newest first: their buffers and entries
@@ -89,14 +98,34 @@ final class ChangeBuffers {
     }
 
     /**
-     * Keeps a part of the snapshot being taken: whole, or a patch of the key's stored value. Not
+     * Keeps a part of the snapshot being taken: whole, or a patch of the key's stored value; returns
+     * its entry in the copies, for {@link #copyLeft}. Once a snapshot (each key at most once). Not
      * added to the filter: the key is hot ({@link #stored}).
      */
-    void storeSnapshot(byte[] prefix, boolean patch, byte[] key, int offset, int length, byte[] value,
+    int storeSnapshot(byte[] prefix, boolean patch, byte[] key, int offset, int length, byte[] value,
             int valueOffset, int valueLength) {
         int n = fullKey(prefix, key, offset, length);
-        copies.put(keyScratch, 0, n, value, valueOffset, valueLength, patch);
+        int entry = copies.put(keyScratch, 0, n, value, valueOffset, valueLength, patch);
         count(patch, valueLength);
+        return entry;
+    }
+
+    /**
+     * A table's key saved into a snapshot's copies as entry {@code entry} left its hot tier: while
+     * those copies are held (until their checkpoint is written), a read of the key finds that entry.
+     * Nothing when they are not held any more (the entry then holds another key, or none).
+     */
+    void copyLeft(byte[] prefix, byte[] key, int offset, int length, int entry) {
+        int n = fullKey(prefix, key, offset, length);
+        if (copies.entryAt(entry, keyScratch, 0, n) < 0) {
+            return;
+        }
+        int r = copiesLeft.findOrInsert(keyScratch, 0, n);
+        int slot = r < 0 ? -r - 1 : r;
+        if (slot >= copiesLeftEntries.length) {
+            copiesLeftEntries = Arrays.copyOf(copiesLeftEntries, Math.max(slot + 1, 2 * copiesLeftEntries.length));
+        }
+        copiesLeftEntries[slot] = entry;
     }
 
     private void count(boolean patch, int valueLength) {
@@ -109,9 +138,12 @@ final class ChangeBuffers {
         }
     }
 
-    /** Deletes a table's key in the snapshot being taken (newer than the changes it freezes). */
-    void deleteSnapshot(byte[] prefix, byte[] key, int offset, int length) {
-        copies.delete(keyScratch, 0, fullKey(prefix, key, offset, length));
+    /**
+     * Deletes a table's key in the snapshot being taken (newer than the changes it freezes); returns
+     * the deletion's entry in the copies, for {@link #copyLeft}. Once a snapshot.
+     */
+    int deleteSnapshot(byte[] prefix, byte[] key, int offset, int length) {
+        return copies.delete(keyScratch, 0, fullKey(prefix, key, offset, length));
     }
 
     /** Deletes a table's key with the next checkpoint. */
@@ -156,7 +188,13 @@ final class ChangeBuffers {
             if (b == null) {
                 continue;
             }
-            int slot = b.count() == 0 ? -1 : b.find(keyScratch, 0, keyLength); // (no hash for an empty buffer)
+            int slot;
+            if (b == copies) {
+                int left = copiesLeft.size() == 0 ? -1 : copiesLeft.find(keyScratch, 0, keyLength);
+                slot = left < 0 ? -1 : copiesLeftEntries[left];
+            } else {
+                slot = b.count() == 0 ? -1 : b.find(keyScratch, 0, keyLength); // (no hash for an empty buffer)
+            }
             if (slot >= 0) {
                 int len = b.valueLength(slot);
                 if (len == WriteBuffer.DELETED) {
@@ -222,10 +260,16 @@ final class ChangeBuffers {
         return current.bytes() + (snapshot == null ? 0 : snapshot.bytes()) + (writing == null ? 0 : writing.bytes());
     }
 
-    /** Heap bytes of the hot keys' copies in the checkpoint being taken or written. */
+    /**
+     * Heap bytes of the hot keys' copies in the checkpoint being taken or written, and of the index
+     * of those that left their hot tier (its buckets at 60% load, slot and entry number: about
+     * {@value #LEFT_ENTRY_BYTES} bytes a key beside its bytes).
+     */
     long copiesBytes() {
-        return copies.bytes();
+        return copies.bytes() + copiesLeft.keyBytes() + (long) LEFT_ENTRY_BYTES * copiesLeft.size();
     }
+
+    private static final int LEFT_ENTRY_BYTES = 52;
 
     /**
      * Sets the changes so far aside as the checkpoint's; later ones go to the spare buffer. The
@@ -265,6 +309,7 @@ final class ChangeBuffers {
     void recycle(long keepBytes, long keepCopyBytes) {
         writing.clear(keepBytes);
         copies.clear(keepCopyBytes);
+        copiesLeft.clear();
         spare = writing;
         writing = null;
     }

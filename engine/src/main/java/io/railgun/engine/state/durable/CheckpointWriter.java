@@ -24,7 +24,7 @@ import org.rocksdb.WriteOptions;
  *
  * <p>Batch order: the dropped key tables' ranges, the changes (but keys the copies hold whole too:
  * a key evicted, loaded back and changed before the checkpoint began is in both, and goes into the
- * memtables once), the copies (newer; a patch as a merge, which the state family's merge operator
+ * memtables once; found by walking both in key order, as the copies are not indexed), the copies (newer; a patch as a merge, which the state family's merge operator
  * appends to the key's value, see {@link StateDb}), the record. Keys and values go to RocksDB through direct
  * buffers of this thread's, not a {@code byte[]} pair per key.
  *
@@ -41,6 +41,7 @@ final class CheckpointWriter implements AutoCloseable {
     private final ExecutorService thread;
     // the writer thread's
     private final KeyOrder keyOrder = new KeyOrder(); // (the writer's thread only)
+    private int[] copiesOrder = new int[0]; // the copies' slots in key order, while the changes are sorted
     private ByteBuffer batchKey = ByteBuffer.allocateDirect(256);
     private byte[] batchKeyBytes = new byte[256];
     private ByteBuffer batchValue = ByteBuffer.allocateDirect(4096);
@@ -76,8 +77,13 @@ final class CheckpointWriter implements AutoCloseable {
                 end[end.length - 1] = 1;
                 batch.deleteRange(stateFamily, prefix, end);
             }
-            bytes += addTo(batch, changes, copies);
-            bytes += addTo(batch, copies, null);
+            int copiesCount = copies.count();
+            if (copiesOrder.length < copiesCount) {
+                copiesOrder = new int[Math.max(copiesCount, 2 * copiesOrder.length)];
+            }
+            System.arraycopy(keyOrder.sort(copies), 0, copiesOrder, 0, copiesCount);
+            bytes += addTo(batch, changes, keyOrder.sort(changes), copies);
+            bytes += addTo(batch, copies, copiesOrder, null);
             batch.put(metaFamily, recordKey, record);
             awaitMemtableRoom();
             db.write(sync, batch);
@@ -121,11 +127,17 @@ final class CheckpointWriter implements AutoCloseable {
         return memtableWaits;
     }
 
-    /** Adds a buffer's entries to a batch in key order ({@link KeyOrder}), but those {@code newer} has too; returns the bytes put. */
-    private long addTo(WriteBatch batch, WriteBuffer buffer, WriteBuffer newer) throws RocksDBException {
+    /**
+     * Adds a buffer's entries to a batch in key order ({@code sorted}: {@link KeyOrder}, the skip
+     * list's cheap case), but those that {@code newer} (in order in {@link #copiesOrder}) holds whole;
+     * returns the bytes put.
+     */
+    private long addTo(WriteBatch batch, WriteBuffer buffer, int[] sorted, WriteBuffer newer) throws RocksDBException {
         long bytes = 0;
         ByteKeyIndex keys = buffer.keys();
-        int[] sorted = keyOrder.sort(buffer); // (each buffer's keys in order: the skip list's cheap case)
+        ByteKeyIndex newerKeys = newer == null ? null : newer.keys();
+        int newerAt = 0; // the first of newer's entries, in key order, not below the key
+        int newerCount = newer == null ? 0 : newer.count();
         for (int i = 0, n = buffer.count(); i < n; i++) {
             int slot = sorted[i];
             int keyLength = keys.keyLength(slot);
@@ -136,11 +148,13 @@ final class CheckpointWriter implements AutoCloseable {
                 batchKeyBytes = new byte[batchKey.capacity()];
             }
             keys.copyKey(slot, batchKeyBytes, 0);
-            if (newer != null && newer.count() > 0) {
-                int inNewer = newer.find(batchKeyBytes, 0, keyLength);
-                if (inNewer >= 0 && !newer.isPatch(inNewer)) {
-                    continue; // (a patch there extends this value: both go)
-                }
+            int order = 1;
+            while (newerAt < newerCount
+                    && (order = compare(newerKeys, copiesOrder[newerAt], batchKeyBytes, keyLength)) < 0) {
+                newerAt++;
+            }
+            if (newerAt < newerCount && order == 0 && !newer.isPatch(copiesOrder[newerAt])) {
+                continue; // (a patch there extends this value: both go)
             }
             batchKey.clear();
             batchKey.put(batchKeyBytes, 0, keyLength).flip();
@@ -163,6 +177,12 @@ final class CheckpointWriter implements AutoCloseable {
             }
         }
         return bytes;
+    }
+
+    /** A key of {@code keys} at {@code slot} against {@code key}'s first {@code length} bytes, unsigned, as {@link KeyOrder}. */
+    private static int compare(ByteKeyIndex keys, int slot, byte[] key, int length) {
+        int offset = keys.keyOffset(slot);
+        return Arrays.compareUnsigned(keys.keyArena(), offset, offset + keys.keyLength(slot), key, 0, length);
     }
 
     /** Checkpoints written since the store was opened. */

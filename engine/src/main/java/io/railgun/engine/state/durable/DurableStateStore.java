@@ -381,14 +381,19 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     }
 
     /** Keeps a part of the snapshot being taken: a table's key whole, or a patch of its stored value. */
-    void storeSnapshot(byte[] prefix, boolean patch, byte[] key, int offset, int length, byte[] value,
+    int storeSnapshot(byte[] prefix, boolean patch, byte[] key, int offset, int length, byte[] value,
             int valueOffset, int valueLength) {
-        buffers.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
+        return buffers.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
+    }
+
+    /** A table's key saved into the snapshot's copies left its hot tier ({@link ChangeBuffers#copyLeft}). */
+    void copyLeft(byte[] prefix, byte[] key, int offset, int length, int entry) {
+        buffers.copyLeft(prefix, key, offset, length, entry);
     }
 
     /** Deletes a table's key in the snapshot being taken. */
-    void deleteSnapshot(byte[] prefix, byte[] key, int offset, int length) {
-        buffers.deleteSnapshot(prefix, key, offset, length);
+    int deleteSnapshot(byte[] prefix, byte[] key, int offset, int length) {
+        return buffers.deleteSnapshot(prefix, key, offset, length);
     }
 
     /** Deletes a table's key with the next checkpoint. */

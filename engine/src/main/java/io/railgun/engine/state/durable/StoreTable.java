@@ -172,14 +172,19 @@ final class StoreTable implements KeyedState, ColdKeys {
     }
 
     @Override
-    public void storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+    public int storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
             boolean patch) {
-        store.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
+        return store.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
     @Override
-    public void deleteSnapshot(byte[] key, int offset, int length) {
-        store.deleteSnapshot(prefix, key, offset, length);
+    public void copyLeft(byte[] key, int offset, int length, int copy) {
+        store.copyLeft(prefix, key, offset, length, copy);
+    }
+
+    @Override
+    public int deleteSnapshot(byte[] key, int offset, int length) {
+        return store.deleteSnapshot(prefix, key, offset, length);
     }
 
     @Override

@@ -107,6 +107,59 @@ class WriteBufferTest {
         assertThat(buffer.pageBytes()).isEqualTo(2L * WriteBuffer.PAGE_BYTES);
     }
 
+    /**
+     * A log (a snapshot's copies): each entry read back by the number its write returned, in key
+     * order too, its number naming no entry once the log is cleared and refilled with other keys,
+     * and no lookup by key.
+     */
+    @Test
+    void aLogFindsItsEntriesByNumberOnly() {
+        SplittableRandom random = new SplittableRandom(5);
+        WriteBuffer log = WriteBuffer.log();
+        for (int round = 0; round < 3; round++) {
+            Map<Integer, byte[]> values = new HashMap<>();
+            Map<Integer, String> keys = new HashMap<>();
+            for (int i = 0; i < 20_000; i++) {
+                String name = "r" + round + "-" + random.nextInt(1 << 30) + "-" + i;
+                byte[] key = name.getBytes(StandardCharsets.UTF_8);
+                byte[] value = i % 7 == 0 ? null : randomValue(random);
+                int entry = value == null ? log.delete(key, 0, key.length)
+                        : log.put(key, 0, key.length, value, 0, value.length, i % 3 == 0);
+                assertThat(entry).as("entries numbered in order").isEqualTo(i);
+                values.put(entry, value);
+                keys.put(entry, name);
+            }
+            for (Map.Entry<Integer, String> e : keys.entrySet()) {
+                byte[] key = e.getValue().getBytes(StandardCharsets.UTF_8);
+                int entry = e.getKey();
+                assertThat(log.entryAt(entry, key, 0, key.length)).isEqualTo(entry);
+                byte[] other = ("x" + e.getValue()).getBytes(StandardCharsets.UTF_8);
+                assertThat(log.entryAt(entry, other, 0, other.length)).as("another key's number").isEqualTo(-1);
+                byte[] want = values.get(entry);
+                if (want == null) {
+                    assertThat(log.valueLength(entry)).isEqualTo(WriteBuffer.DELETED);
+                } else {
+                    assertThat(Arrays.copyOfRange(log.valueArray(entry), log.valueOffset(entry),
+                            log.valueOffset(entry) + log.valueLength(entry))).isEqualTo(want);
+                    assertThat(log.isPatch(entry)).isEqualTo(entry % 3 == 0);
+                }
+            }
+            byte[] last = keys.get(19_999).getBytes(StandardCharsets.UTF_8);
+            assertThat(log.entryAt(20_000, last, 0, last.length)).as("past the last entry").isEqualTo(-1);
+            assertThatThrownBy(() -> log.find(last, 0, last.length)).isInstanceOf(IllegalStateException.class);
+            int[] sorted = new KeyOrder().sort(log);
+            for (int i = 1; i < log.count(); i++) {
+                byte[] a = log.keys().keyArena();
+                int oa = log.keys().keyOffset(sorted[i - 1]);
+                int ob = log.keys().keyOffset(sorted[i]);
+                assertThat(Arrays.compareUnsigned(a, oa, oa + log.keys().keyLength(sorted[i - 1]),
+                        a, ob, ob + log.keys().keyLength(sorted[i]))).isLessThan(0);
+            }
+            log.clear(round * (long) WriteBuffer.PAGE_BYTES);
+            assertThat(log.entryAt(0, last, 0, last.length)).as("a cleared log").isEqualTo(-1);
+        }
+    }
+
     private static byte[] randomValue(SplittableRandom random) {
         int kind = random.nextInt(100);
         int length = kind < 3 ? 0
