@@ -25,11 +25,7 @@ import java.util.Arrays;
  *
  * <p><b>Incremental.</b> Each slot keeps the change bits of the nodes changed since the key's last
  * stored part. A snapshot or an eviction stores a key whose stored copy is current in the other
- * nodes as a patch of the changed nodes only ({@link KeyRecordCodec#PATCH}) when that pays (at
- * most half its whole value, the stored value kept within twice the whole one): a card with a
- * long window full and a short one changing writes the short one. Otherwise whole: no stored copy,
- * the nodes laid out again since, {@value #MAX_PATCHES} patches already (which bounds what a
- * cold load carries), or a patch that does not pay.
+ * nodes as a patch of the changed nodes only when that pays, else whole ({@link StoredParts}).
  *
  * <p><b>Emptied keys.</b> A key that leaves every window stays hot, empty ({@link KeyTable#unhold}),
  * until an arrival takes it back, room is needed (emptied keys are freed first, oldest first, before
@@ -43,7 +39,6 @@ import java.util.Arrays;
  * per event. Owned by the task's thread.
  */
 final class HotTier {
-    static final int MAX_PATCHES = 4;
     // two bits that swap roles at each snapshot's start: dirty (changed since its cold copy was
     // written) and snapshot (changed before the snapshot being taken began, not saved into it yet)
     private static final byte BIT_A = 1;
@@ -57,19 +52,15 @@ final class HotTier {
     private final KeyedState keys;
     private final ColdKeys cold;
     private final KeyRecordCodec codec;
+    private final StoredParts parts;
     private static final long FLAGS = 0xFF; // the flags' part of the word; the change bits are above 32
     private byte dirty = BIT_A;
     private byte snapshot = BIT_B;
-    private byte[] patches = new byte[0]; // per slot: patches stored on top of its last whole part
-    private int[] storedBytes = new int[0]; // per slot: bytes of its stored value, whole part and patches
     // per slot: 1 + the number of its copy in the last snapshot that saved it (0: none); told to the
     // cold tier when the key is evicted, in case that snapshot is still held (ColdKeys#copyLeft)
     private int[] snapshotCopies = new int[0];
-    private int allNodes; // the change bits of every node
     private int clockHand;
     private final SlotQueue emptiedKeys = new SlotQueue(); // oldest first; (stale entries skipped)
-    private final StateWriter out = new StateWriter();
-    private final StateWriter patchOut = new StateWriter();
     private boolean sweptOnce; // a snapshot's keys were all saved, some serialised: the copy size measured on them
     private boolean sweptKeys; // the sweep of this snapshot serialised a key
     private final StateReader in = new StateReader();
@@ -83,6 +74,7 @@ final class HotTier {
         this.keys = keys;
         this.cold = keys.cold();
         this.codec = codec;
+        this.parts = new StoredParts(codec);
     }
 
     /** The key at {@code slot} is about to change in the node of {@code bit}. */
@@ -107,7 +99,7 @@ final class HotTier {
     void emptied(int slot) {
         flags(slot, flags(slot) | EMPTIED);
         keys.emptied(1);
-        emptiedKeys.add(slot, 2 * patches.length); // (left out past that: to the clock hand)
+        emptiedKeys.add(slot, 2 * snapshotCopies.length); // (left out past that: to the clock hand)
     }
 
     /** The flags of the key at {@code slot} (0 for a slot without records). */
@@ -140,10 +132,9 @@ final class HotTier {
         }
         loads++;
         int slot = table.insertHot(key, len);
-        storedBytes[slot] = in.remaining();
-        int parts = codec.read(table.records(), slot, in);
+        int bytes = in.remaining();
+        parts.loaded(slot, bytes, codec.read(table.records(), slot, in));
         flags(slot, codec.lastReadSkipped() ? DURABLE | WHOLE : DURABLE);
-        patches[slot] = (byte) Math.min(MAX_PATCHES, parts - 1);
         if (table.holders(slot) == 0 && !insert) {
             table.release(slot); // only state of deleted metrics: the key is gone, and its copy too
             return -1;
@@ -154,7 +145,7 @@ final class HotTier {
     /** A new key's slot: nothing stored, nothing changed. */
     void inserted(int slot) {
         reset(slot, 0);
-        patches[slot] = 0;
+        parts.inserted(slot);
     }
 
     /** The key at {@code slot} left every window: its stored copy goes too. */
@@ -196,7 +187,7 @@ final class HotTier {
 
     /** Moves one key out of memory: the clock hand's first key not used since it last came by. */
     private void evictByClock() {
-        int slots = patches.length;
+        int slots = snapshotCopies.length;
         int victim;
         while (true) {
             clockHand = clockHand + 1 >= slots ? 0 : clockHand + 1;
@@ -227,7 +218,7 @@ final class HotTier {
         }
         if ((flags(victim) & dirty) != 0) {
             StateWriter value = serialise(victim);
-            cold.store(keyScratch, 0, copyKey(victim), value.buffer(), 0, value.length(), value == patchOut);
+            cold.store(keyScratch, 0, copyKey(victim), value.buffer(), 0, value.length(), parts.isPatch(value));
         } else {
             cold.leftCurrent(keyScratch, 0, copyKey(victim));
         }
@@ -261,7 +252,7 @@ final class HotTier {
             return true;
         }
         int saved = 0;
-        int end = (int) Math.min(patches.length, sweep + 16L * budget);
+        int end = (int) Math.min(snapshotCopies.length, sweep + 16L * budget);
         while (sweep < end && saved < budget) {
             if ((flags(sweep) & snapshot) != 0) { // (a free slot has no flags: released() and evictOne() clear them)
                 if (table.holders(sweep) == 0) {
@@ -274,7 +265,7 @@ final class HotTier {
             }
             sweep++;
         }
-        if (sweep >= patches.length) {
+        if (sweep >= snapshotCopies.length) {
             sweep = -1;
             sweptOnce |= sweptKeys;
             // the keys just serialised measure a copy's size (until then a sample of keys stands
@@ -321,53 +312,30 @@ final class HotTier {
         }
         StateWriter value = serialise(slot);
         snapshotCopies[slot] = 1 + cold.storeSnapshot(keyScratch, 0, copyKey(slot), value.buffer(), 0, value.length(),
-                value == patchOut);
+                parts.isPatch(value));
         flags(slot, flags(slot) & ~(snapshot | WHOLE) | DURABLE);
         return -1;
     }
 
-    /**
-     * Serialises the key at {@code slot} to be stored: whole ({@link #out}), or a patch of its
-     * changed nodes ({@link #patchOut}) when its stored value allows one — it has one, its nodes were
-     * not laid out again since, it holds fewer than {@value #MAX_PATCHES} patches — and pays: the
-     * patch is at most half the whole value (a patch barely smaller saves little and lengthens the
-     * stored value), and the stored value with it at most twice the whole one (FRAUD's keys shrink
-     * as their events expire: patches on a whole part written full kept values 2.8x their state).
-     * Its changes are then stored.
-     */
+    /** Serialises the key at {@code slot} to be stored, whole or as a patch ({@link StoredParts}); its changes are then stored. */
     private StateWriter serialise(int slot) {
-        KeyRecords records = table.records();
-        int keyLength = keys.keyLength(slot);
-        out.clear();
-        codec.write(records, slot, true, 0, keyLength, out);
-        StateWriter value = out;
         int flags = flags(slot);
-        int changed = changed(slot);
-        if ((flags & (DURABLE | WHOLE)) == DURABLE && patches[slot] < MAX_PATCHES
-                && (changed & allNodes) != allNodes) {
-            patchOut.clear();
-            codec.write(records, slot, false, changed, keyLength, patchOut);
-            if (2 * patchOut.length() <= out.length() && storedBytes[slot] + patchOut.length() <= 2 * out.length()) {
-                value = patchOut;
-            }
-        }
-        patches[slot] = value == out ? 0 : (byte) (patches[slot] + 1);
-        storedBytes[slot] = value == out ? out.length() : storedBytes[slot] + patchOut.length();
+        StateWriter value = parts.write(table.records(), slot, keys.keyLength(slot),
+                (flags & (DURABLE | WHOLE)) == DURABLE, changed(slot));
         reset(slot, flags);
         return value;
     }
 
     /** The arrays grew to {@code slots}. */
     void grow(int slots) {
-        patches = Arrays.copyOf(patches, slots);
-        storedBytes = Arrays.copyOf(storedBytes, slots);
+        parts.grow(slots);
         snapshotCopies = Arrays.copyOf(snapshotCopies, slots);
         reportKeyBytes();
     }
 
     /** The nodes were laid out again: change bits moved, nodes came or went; every key's next part is whole. */
     void relaidOut(int allNodes) {
-        this.allNodes = allNodes;
+        parts.relaidOut(allNodes);
         KeyRecords records = table.records();
         for (int s = 0, allocated = records.slots(); s < allocated; s++) {
             long[] page = records.page(s);
@@ -377,15 +345,15 @@ final class HotTier {
     }
 
     /**
-     * Bytes per slot here and in the key table: records (with the flags and change bits), patch
-     * count, stored bytes, snapshot copy, and the key table's slot hints (which grow with its tails, up to 64
+     * Bytes per slot here and in the key table: records (with the flags and change bits), stored
+     * parts ({@link StoredParts#BYTES_PER_SLOT}), snapshot copy, and the key table's slot hints (which grow with its tails, up to 64
      * bytes a slot).
      */
     private void reportKeyBytes() {
         if (!sweptOnce) {
             codec.sample(table, keys); // (again every REMEASURE_EVICTIONS evictions, as the windows fill)
         }
-        codec.report(keys, 8 * table.stride() + 1 + 4 + 4 + table.hintBytesPerSlot());
+        codec.report(keys, 8 * table.stride() + StoredParts.BYTES_PER_SLOT + 4 + table.hintBytesPerSlot());
     }
 
     /** Evictions between two measures until a snapshot's keys were saved. */

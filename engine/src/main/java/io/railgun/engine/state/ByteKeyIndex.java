@@ -12,8 +12,9 @@ import java.util.Arrays;
 
 /**
  * An open-addressing hash index from byte-string keys to dense int slots, allocation-free in steady
- * state. Keys are copied into one byte arena; slots are reused through a free list, so callers keep
- * per-key state in primitive arrays indexed by slot (see {@link #capacity()}).
+ * state. Keys are copied into one byte arena; slots are reused through a free list ({@link
+ * SlotKeys}), so callers keep per-key state in primitive arrays indexed by slot (see {@link
+ * #capacity()}).
  *
  * <p>Layout: {@code table} holds three longs per bucket (all 0 = empty), linear probing with
  * backward-shift deletion (no tombstones):
@@ -28,8 +29,7 @@ import java.util.Arrays;
  * one bucket and never the arena: on tables far larger than the CPU caches, one cache miss instead
  * of three (bucket, slot's key offset, arena bytes). Longer keys are compared in the arena. A
  * bucket's home is the tag rotated right by 5 bits, masked, so rehashing and deletion find it from
- * the stored tag alone. The arena (which every key is also copied to, for {@link #copyKey}) is
- * compacted into a spare buffer, swapped with it, when more than half of it is garbage.
+ * the stored tag alone. Every key is also copied to the arena, for {@link #copyKey}.
  *
  * <p>Owned by one thread (a task's), which alone changes it. {@link #find} and the other reads
  * change no field, so other threads may read an index nobody changes meanwhile (a durable store's
@@ -46,41 +46,25 @@ public final class ByteKeyIndex {
     private int mask; // buckets - 1
     private int size;
 
-    // per slot: (arena offset << 32) | key length; length -1 marks a free slot
-    private long[] keys;
-    private int[] freeSlots;
-    private int freeCount;
-    private int slotsUsed; // high-water mark of slot numbers handed out
-    private int slotCap = Integer.MAX_VALUE; // the slot table doubles no further than this while below it
+    private final SlotKeys keys;
 
     private final Prefetches prefetches = new Prefetches();
     private final PrefetchedTags prefetchedTags = new PrefetchedTags();
-
-    private byte[] arena;
-    private byte[] spare = new byte[0];
-    private int arenaEnd;
-    private long garbageBytes;
 
     public ByteKeyIndex(int expectedKeys) {
         int buckets = Integer.highestOneBit(Math.max(16, expectedKeys * 100 / MAX_LOAD_PERCENT) - 1) << 1;
         table = new long[BUCKET * buckets];
         mask = buckets - 1;
-        int slots = Math.max(16, expectedKeys);
-        keys = new long[slots];
-        freeSlots = new int[16];
-        arena = new byte[Math.max(256, slots * 16)];
+        keys = new SlotKeys(Math.max(16, expectedKeys));
     }
 
     /** Removes every key, keeping the arrays (no allocation: for indexes emptied and filled again). */
     public void clear() {
-        if (size > 0 || slotsUsed > 0) {
+        if (size > 0 || keys.used()) {
             Arrays.fill(table, 0);
         }
         size = 0;
-        freeCount = 0;
-        slotsUsed = 0;
-        arenaEnd = 0;
-        garbageBytes = 0;
+        keys.clear();
     }
 
     /**
@@ -101,18 +85,12 @@ public final class ByteKeyIndex {
      * key arena only, not the buckets: for an index whose keys are {@link #append}ed.
      */
     public void reserveKeys(int expectedKeys, long expectedKeyBytes) {
-        if (arenaEnd == 0 && expectedKeyBytes > arena.length && expectedKeyBytes < Integer.MAX_VALUE - 8) {
-            arena = new byte[(int) expectedKeyBytes];
-            spare = new byte[0];
-        }
-        if (keys.length < expectedKeys) {
-            keys = Arrays.copyOf(keys, expectedKeys);
-        }
+        keys.reserve(expectedKeys, expectedKeyBytes);
     }
 
     /** Bytes of the keys present. */
     public long keyBytes() {
-        return arenaEnd - garbageBytes;
+        return keys.keyBytes();
     }
 
     /** Number of keys present. */
@@ -127,9 +105,8 @@ public final class ByteKeyIndex {
      * they come.
      */
     public long heapBytesWhenFull() {
-        long buckets = Long.highestOneBit(Math.max(16, keys.length * 100L / MAX_LOAD_PERCENT) - 1) << 1;
-        return 8L * Math.max(table.length, BUCKET * buckets) + 8L * keys.length + 4L * freeSlots.length
-                + arena.length + spare.length;
+        long buckets = Long.highestOneBit(Math.max(16, keys.capacity() * 100L / MAX_LOAD_PERCENT) - 1) << 1;
+        return 8L * Math.max(table.length, BUCKET * buckets) + keys.heapBytes();
     }
 
     /**
@@ -138,12 +115,12 @@ public final class ByteKeyIndex {
      * keys, whose limit need then not be a power of two. Past it, slots double as before.
      */
     public void capSlots(int slots) {
-        this.slotCap = Math.max(1, slots);
+        keys.capSlots(slots);
     }
 
     /** Slots are in [0, capacity): per-slot state arrays must be at least this long. */
     public int capacity() {
-        return keys.length;
+        return keys.capacity();
     }
 
     /** The slot of a key, or -1 when absent. Reads only: see the class comment on threads. */
@@ -212,7 +189,7 @@ public final class ByteKeyIndex {
         while (true) {
             int i = BUCKET * b;
             long e = t[i];
-            if (e == 0 || ((int) (e >>> 32) == tag && equalsKey((int) e - 1, key, offset, length))) {
+            if (e == 0 || ((int) (e >>> 32) == tag && keys.keyEquals((int) e - 1, key, offset, length))) {
                 return i;
             }
             b = (b + 1) & m;
@@ -240,8 +217,7 @@ public final class ByteKeyIndex {
         if (table[i] != 0) {
             return (int) table[i] - 1;
         }
-        int slot = allocateSlot();
-        storeKey(slot, key, offset, length);
+        int slot = keys.add(key, offset, length);
         table[i] = ((long) tag << 32) | (slot + 1L);
         table[i + 1] = w0;
         table[i + 2] = w1;
@@ -258,14 +234,12 @@ public final class ByteKeyIndex {
      * random write into buckets the size of the keys. Not counted by {@link #size()}.
      */
     public int append(byte[] key, int offset, int length) {
-        int slot = allocateSlot();
-        storeKey(slot, key, offset, length);
-        return slot;
+        return keys.add(key, offset, length);
     }
 
     /** Whether the key at {@code slot} is {@code key}. */
     public boolean keyEquals(int slot, byte[] key, int offset, int length) {
-        return equalsKey(slot, key, offset, length);
+        return keys.keyEquals(slot, key, offset, length);
     }
 
     /** Removes a key; returns its former slot (now free) or -1 when absent. */
@@ -281,7 +255,7 @@ public final class ByteKeyIndex {
 
     /** Removes the key held by {@code slot}. */
     public void removeSlot(int slot) {
-        int b = home(tag(arena, keyOffset(slot), keyLength(slot))) & mask;
+        int b = home(tag(keys.arena(), keys.keyOffset(slot), keys.keyLength(slot))) & mask;
         while ((int) table[BUCKET * b] - 1 != slot) {
             b = (b + 1) & mask;
         }
@@ -306,12 +280,7 @@ public final class ByteKeyIndex {
         t[BUCKET * hole + 1] = 0;
         t[BUCKET * hole + 2] = 0;
         size--;
-        garbageBytes += keyLength(slot);
-        keys[slot] = -1L;
-        if (freeCount == freeSlots.length) {
-            freeSlots = Arrays.copyOf(freeSlots, freeCount * 2);
-        }
-        freeSlots[freeCount++] = slot;
+        keys.free(slot);
     }
 
     /**
@@ -319,75 +288,20 @@ public final class ByteKeyIndex {
      * frozen index's keys in place (never written through; replaced as the index grows).
      */
     public byte[] keyArena() {
-        return arena;
+        return keys.arena();
     }
 
     /** Copies a slot's key into {@code dst} at {@code dstOffset}; returns its length. */
     public int copyKey(int slot, byte[] dst, int dstOffset) {
-        int len = keyLength(slot);
-        System.arraycopy(arena, keyOffset(slot), dst, dstOffset, len);
-        return len;
+        return keys.copyKey(slot, dst, dstOffset);
     }
 
     public int keyLength(int slot) {
-        return (int) keys[slot];
+        return keys.keyLength(slot);
     }
 
     public int keyOffset(int slot) {
-        return (int) (keys[slot] >>> 32);
-    }
-
-    private boolean equalsKey(int slot, byte[] key, int offset, int length) {
-        long k = keys[slot];
-        int start = (int) (k >>> 32);
-        return (int) k == length && Arrays.equals(arena, start, start + length, key, offset, offset + length);
-    }
-
-    private int allocateSlot() {
-        if (freeCount > 0) {
-            return freeSlots[--freeCount];
-        }
-        int slot = slotsUsed++;
-        if (slot == keys.length) {
-            int doubled = keys.length * 2;
-            // to the cap when it is below the doubled length, but by an eighth at least (a cap raised
-            // a little at a time would otherwise copy every per-slot array for each small step)
-            keys = Arrays.copyOf(keys, slotCap > slot && slotCap < doubled ? Math.max(slotCap, slot + slot / 8 + 1) : doubled);
-        }
-        return slot;
-    }
-
-    private void storeKey(int slot, byte[] key, int offset, int length) {
-        if (arenaEnd + length > arena.length) {
-            makeRoom(length);
-        }
-        System.arraycopy(key, offset, arena, arenaEnd, length);
-        keys[slot] = ((long) arenaEnd << 32) | length;
-        arenaEnd += length;
-    }
-
-    /** Compacts the arena into the spare buffer when half of it is garbage, else grows it. */
-    private void makeRoom(int length) {
-        long live = arenaEnd - garbageBytes;
-        int needed = (int) Math.min(Integer.MAX_VALUE - 8, live + length);
-        int newCapacity = arena.length;
-        if (live > arena.length / 2 || needed > arena.length) {
-            newCapacity = (int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) arena.length * 2, needed + 1024L));
-        }
-        byte[] target = spare.length == newCapacity ? spare : new byte[newCapacity];
-        int p = 0;
-        for (int s = 0; s < slotsUsed; s++) {
-            int len = keyLength(s);
-            if (len >= 0) {
-                System.arraycopy(arena, keyOffset(s), target, p, len);
-                keys[s] = ((long) p << 32) | len;
-                p += len;
-            }
-        }
-        spare = arena.length == newCapacity ? arena : new byte[0];
-        arena = target;
-        arenaEnd = p;
-        garbageBytes = 0;
+        return keys.keyOffset(slot);
     }
 
     private void rehash(int buckets) {
