@@ -47,6 +47,7 @@ final class HotTier {
     private static final byte REFERENCED = 4; // used since the clock hand last passed
     private static final byte WHOLE = 16; // its next stored part must be whole (nodes laid out again, or removed ones stored)
     private static final byte EMPTIED = 32; // it left every window and is kept hot (KeyTable#unhold)
+    private static final byte SAVED = 64; // a snapshot saved it since it came: its copy's number is in snapshotCopies
 
     private final KeyTable table;
     private final KeyedState keys;
@@ -56,9 +57,10 @@ final class HotTier {
     private static final long FLAGS = 0xFF; // the flags' part of the word; the change bits are above 32
     private byte dirty = BIT_A;
     private byte snapshot = BIT_B;
-    // per slot: 1 + the number of its copy in the last snapshot that saved it (0: none); told to the
-    // cold tier when the key is evicted, in case that snapshot is still held (ColdKeys#copyLeft)
-    private int[] snapshotCopies = new int[0];
+    // per slot: the number of its copy in the last snapshot that saved it, when flagged SAVED (the
+    // flag, in the record, is cleared with the slot: no write here per new key); told to the cold
+    // tier when the key is evicted, in case that snapshot is still held (ColdKeys#copyLeft)
+    private long[] snapshotCopies = new long[0];
     private int clockHand;
     private final SlotQueue emptiedKeys = new SlotQueue(); // oldest first; (stale entries skipped)
     private boolean sweptOnce; // a snapshot's keys were all saved, some serialised: the copy size measured on them
@@ -213,8 +215,8 @@ final class HotTier {
         if ((flags(victim) & snapshot) != 0) {
             saveSnapshot(victim);
         }
-        if (snapshotCopies[victim] != 0) {
-            cold.copyLeft(keyScratch, 0, copyKey(victim), snapshotCopies[victim] - 1);
+        if ((flags(victim) & SAVED) != 0) {
+            cold.copyLeft(keyScratch, 0, copyKey(victim), snapshotCopies[victim]);
         }
         if ((flags(victim) & dirty) != 0) {
             StateWriter value = serialise(victim);
@@ -281,7 +283,7 @@ final class HotTier {
      * being taken if it was empty when it began, its stored copy deleted.
      */
     private void freeEmptied(int slot) {
-        int copy = (flags(slot) & snapshot) != 0 ? saveSnapshot(slot) : -1;
+        long copy = (flags(slot) & snapshot) != 0 ? saveSnapshot(slot) : -1;
         if (copy >= 0) { // deleted in the snapshot: its deletion found there, not deleted again
             cold.copyLeft(keyScratch, 0, copyKey(slot), copy);
             flags(slot, flags(slot) & ~DURABLE);
@@ -300,10 +302,10 @@ final class HotTier {
      * durable (and whole), and is deleted again with the next checkpoint if it leaves later
      * ({@link #released}), unless {@link #freeEmptied} tells the cold tier of the deletion.
      */
-    private int saveSnapshot(int slot) {
+    private long saveSnapshot(int slot) {
         if (table.holders(slot) == 0) {
             int f = flags(slot);
-            int copy = -1;
+            long copy = -1;
             if ((f & DURABLE) != 0) {
                 copy = cold.deleteSnapshot(keyScratch, 0, copyKey(slot));
             }
@@ -311,9 +313,9 @@ final class HotTier {
             return copy;
         }
         StateWriter value = serialise(slot);
-        snapshotCopies[slot] = 1 + cold.storeSnapshot(keyScratch, 0, copyKey(slot), value.buffer(), 0, value.length(),
+        snapshotCopies[slot] = cold.storeSnapshot(keyScratch, 0, copyKey(slot), value.buffer(), 0, value.length(),
                 parts.isPatch(value));
-        flags(slot, flags(slot) & ~(snapshot | WHOLE) | DURABLE);
+        flags(slot, flags(slot) & ~(snapshot | WHOLE) | DURABLE | SAVED);
         return -1;
     }
 
@@ -353,7 +355,7 @@ final class HotTier {
         if (!sweptOnce) {
             codec.sample(table, keys); // (again every REMEASURE_EVICTIONS evictions, as the windows fill)
         }
-        codec.report(keys, 8 * table.stride() + StoredParts.BYTES_PER_SLOT + 4 + table.hintBytesPerSlot());
+        codec.report(keys, 8 * table.stride() + StoredParts.BYTES_PER_SLOT + 8 + table.hintBytesPerSlot());
     }
 
     /** Evictions between two measures until a snapshot's keys were saved. */

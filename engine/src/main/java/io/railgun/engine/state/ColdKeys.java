@@ -32,24 +32,25 @@ public interface ColdKeys {
      * whole, or when {@code patch} only what changed since its stored value, to be appended to it
      * (the key then has a stored value: the caller knows). At most once a snapshot for a key. Returns
      * the copy's number, for {@link #copyLeft}: the snapshot is not looked up by key (the key is hot),
-     * until the caller says the key left.
+     * until the caller says the key left. Numbers are not reused: no two copies of a store's
+     * snapshots have the same.
      */
-    int storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength, boolean patch);
+    long storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength, boolean patch);
 
     /**
      * A key whose state {@link #storeSnapshot} (or {@link #deleteSnapshot}) kept as copy {@code copy}
      * left the hot tier (stored, freed, or with that state current): until its checkpoint is
-     * written, a {@link #load} of the key finds that copy. Nothing when that snapshot was written since (the number then names another
-     * key's copy, or none).
+     * written, a {@link #load} of the key finds that copy. Nothing when that snapshot was written
+     * since (the copy is not held any more).
      */
-    void copyLeft(byte[] key, int offset, int length, int copy);
+    void copyLeft(byte[] key, int offset, int length, long copy);
 
     /**
      * The key had no state when the snapshot being taken began (it had left every window, and
      * stayed hot): the snapshot holds none for it, whatever was stored before. Returns the
      * deletion's number, for {@link #copyLeft} (or the caller {@link #delete}s the key when it leaves).
      */
-    int deleteSnapshot(byte[] key, int offset, int length);
+    long deleteSnapshot(byte[] key, int offset, int length);
 
     /** The key left every window: forget any state kept for it. */
     void delete(byte[] key, int offset, int length);

@@ -33,19 +33,19 @@ public final class MapColdKeys implements ColdKeys {
     }
 
     @Override
-    public int storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+    public long storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
             boolean patch) {
         store(key, offset, length, value, valueOffset, valueLength, patch);
         return 0;
     }
 
     @Override
-    public void copyLeft(byte[] key, int offset, int length, int copy) {
+    public void copyLeft(byte[] key, int offset, int length, long copy) {
         // the map holds the copy already
     }
 
     @Override
-    public int deleteSnapshot(byte[] key, int offset, int length) {
+    public long deleteSnapshot(byte[] key, int offset, int length) {
         delete(key, offset, length);
         return 0;
     }

@@ -381,18 +381,18 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     }
 
     /** Keeps a part of the snapshot being taken: a table's key whole, or a patch of its stored value. */
-    int storeSnapshot(byte[] prefix, boolean patch, byte[] key, int offset, int length, byte[] value,
+    long storeSnapshot(byte[] prefix, boolean patch, byte[] key, int offset, int length, byte[] value,
             int valueOffset, int valueLength) {
         return buffers.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
     /** A table's key saved into the snapshot's copies left its hot tier ({@link ChangeBuffers#copyLeft}). */
-    void copyLeft(byte[] prefix, byte[] key, int offset, int length, int entry) {
-        buffers.copyLeft(prefix, key, offset, length, entry);
+    void copyLeft(byte[] prefix, byte[] key, int offset, int length, long copy) {
+        buffers.copyLeft(prefix, key, offset, length, copy);
     }
 
     /** Deletes a table's key in the snapshot being taken. */
-    int deleteSnapshot(byte[] prefix, byte[] key, int offset, int length) {
+    long deleteSnapshot(byte[] prefix, byte[] key, int offset, int length) {
         return buffers.deleteSnapshot(prefix, key, offset, length);
     }
 

@@ -172,18 +172,18 @@ final class StoreTable implements KeyedState, ColdKeys {
     }
 
     @Override
-    public int storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
+    public long storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
             boolean patch) {
         return store.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
     @Override
-    public void copyLeft(byte[] key, int offset, int length, int copy) {
+    public void copyLeft(byte[] key, int offset, int length, long copy) {
         store.copyLeft(prefix, key, offset, length, copy);
     }
 
     @Override
-    public int deleteSnapshot(byte[] key, int offset, int length) {
+    public long deleteSnapshot(byte[] key, int offset, int length) {
         return store.deleteSnapshot(prefix, key, offset, length);
     }
 

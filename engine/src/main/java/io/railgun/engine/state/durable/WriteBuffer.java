@@ -68,7 +68,7 @@ final class WriteBuffer {
     /**
      * A buffer whose keys are not indexed: each is written once (a second write of a key is a second
      * entry, which nothing looks for), {@link #find} is refused, and an entry is known by the number
-     * {@link #put} or {@link #delete} returned ({@link #entryAt}).
+     * {@link #put} or {@link #delete} returned, from 0 up to {@link #count}.
      */
     static WriteBuffer log() {
         return new WriteBuffer(false);
@@ -230,14 +230,6 @@ final class WriteBuffer {
             throw new IllegalStateException("a write buffer kept as a log is not looked up by key");
         }
         return keys.find(key, offset, length);
-    }
-
-    /**
-     * A {@link #log()}'s entry numbered {@code entry} if it holds {@code key} (its value then read
-     * as any entry's), else -1: never held, or the buffer was cleared since.
-     */
-    int entryAt(int entry, byte[] key, int offset, int length) {
-        return entry >= 0 && entry < count && keys.keyEquals(entry, key, offset, length) ? entry : -1;
     }
 
     /** Length of an entry's value, or {@link #DELETED}. */
