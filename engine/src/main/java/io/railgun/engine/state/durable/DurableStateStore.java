@@ -108,7 +108,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
 
     @Override
     public KeyedState keyedState(String name) {
-        return tables.get(name, () -> new StoreTable(this, name, true));
+        return tables.get(name, () -> new StoreTable(this, buffers, name, true));
     }
 
     /** Drops a key table: its hot keys now, its stored keys with the next checkpoint. */
@@ -125,7 +125,7 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
      */
     public ColdKeys dedupIds() {
         if (dedupIds == null) {
-            dedupIds = new StoreTable(this, DEDUP_TABLE, false);
+            dedupIds = new StoreTable(this, buffers, DEDUP_TABLE, false);
         }
         return dedupIds;
     }
@@ -362,51 +362,5 @@ public final class DurableStateStore implements StateStore, AutoCloseable {
     static byte[] prefixOf(String table) {
         byte[] name = table.getBytes(StandardCharsets.UTF_8);
         return Arrays.copyOf(name, name.length + 1); // name, then a zero byte
-    }
-
-    /** A table's key, under its prefix: its newest value from the write buffers, then RocksDB. */
-    boolean load(byte[] prefix, boolean filtered, byte[] key, int offset, int length, StateReader into) {
-        return buffers.load(prefix, filtered, key, offset, length, into);
-    }
-
-    /** Keeps a table's key's state changed since the last checkpoint: whole, or a patch of its stored value. */
-    void store(byte[] prefix, boolean filtered, boolean patch, byte[] key, int offset, int length, byte[] value,
-            int valueOffset, int valueLength) {
-        buffers.store(prefix, filtered, patch, key, offset, length, value, valueOffset, valueLength);
-    }
-
-    /** A table's key left its hot tier with its stored value current. */
-    void leftCurrent(byte[] prefix, boolean filtered, byte[] key, int offset, int length) {
-        buffers.leftCurrent(prefix, filtered, key, offset, length);
-    }
-
-    /** Keeps a part of the snapshot being taken: a table's key whole, or a patch of its stored value. */
-    long storeSnapshot(byte[] prefix, boolean patch, byte[] key, int offset, int length, byte[] value,
-            int valueOffset, int valueLength) {
-        return buffers.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
-    }
-
-    /** A table's key saved into the snapshot's copies left its hot tier ({@link ChangeBuffers#copyLeft}). */
-    void copyLeft(byte[] prefix, byte[] key, int offset, int length, long copy) {
-        buffers.copyLeft(prefix, key, offset, length, copy);
-    }
-
-    /** Deletes a table's key in the snapshot being taken. */
-    long deleteSnapshot(byte[] prefix, byte[] key, int offset, int length) {
-        return buffers.deleteSnapshot(prefix, key, offset, length);
-    }
-
-    /** Deletes a table's key with the next checkpoint. */
-    void delete(byte[] prefix, byte[] key, int offset, int length) {
-        buffers.delete(prefix, key, offset, length);
-    }
-
-    /** Notes a write of a table's key to come ({@link io.railgun.engine.state.ColdKeys#prefetchWrite}). */
-    void prefetchWrite(byte[] prefix, byte[] key, int offset, int length) {
-        buffers.prefetchWrite(prefix, key, offset, length);
-    }
-
-    long issueWritePrefetches() {
-        return buffers.issueWritePrefetches();
     }
 }

@@ -27,6 +27,7 @@ final class StoreTable implements KeyedState, ColdKeys {
     // too many to read back at open for a long horizon and are looked up in RocksDB directly
     final boolean filtered;
     private final DurableStateStore store;
+    private final ChangeBuffers buffers; // the store's: the cold tier's reads and writes go there
     private int slotBytes;
     private int externalBytesPerKey;
     private int serialisedBytesPerKey;
@@ -36,8 +37,9 @@ final class StoreTable implements KeyedState, ColdKeys {
     // that got less, or is at the option's cap)
     private int regrowAt = Integer.MAX_VALUE;
 
-    StoreTable(DurableStateStore store, String name, boolean filtered) {
+    StoreTable(DurableStateStore store, ChangeBuffers buffers, String name, boolean filtered) {
         this.store = store;
+        this.buffers = buffers;
         this.prefix = DurableStateStore.prefixOf(name);
         this.filtered = filtered;
     }
@@ -158,47 +160,47 @@ final class StoreTable implements KeyedState, ColdKeys {
 
     @Override
     public boolean load(byte[] key, int offset, int length, StateReader into) {
-        return store.load(prefix, filtered, key, offset, length, into);
+        return buffers.load(prefix, filtered, key, offset, length, into);
     }
 
     @Override
     public void store(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength, boolean patch) {
-        store.store(prefix, filtered, patch, key, offset, length, value, valueOffset, valueLength);
+        buffers.store(prefix, filtered, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
     @Override
     public void leftCurrent(byte[] key, int offset, int length) {
-        store.leftCurrent(prefix, filtered, key, offset, length);
+        buffers.leftCurrent(prefix, filtered, key, offset, length);
     }
 
     @Override
     public long storeSnapshot(byte[] key, int offset, int length, byte[] value, int valueOffset, int valueLength,
             boolean patch) {
-        return store.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
+        return buffers.storeSnapshot(prefix, patch, key, offset, length, value, valueOffset, valueLength);
     }
 
     @Override
     public void copyLeft(byte[] key, int offset, int length, long copy) {
-        store.copyLeft(prefix, key, offset, length, copy);
+        buffers.copyLeft(prefix, key, offset, length, copy);
     }
 
     @Override
     public long deleteSnapshot(byte[] key, int offset, int length) {
-        return store.deleteSnapshot(prefix, key, offset, length);
+        return buffers.deleteSnapshot(prefix, key, offset, length);
     }
 
     @Override
     public void delete(byte[] key, int offset, int length) {
-        store.delete(prefix, key, offset, length);
+        buffers.delete(prefix, key, offset, length);
     }
 
     @Override
     public void prefetchWrite(byte[] key, int offset, int length) {
-        store.prefetchWrite(prefix, key, offset, length);
+        buffers.prefetchWrite(prefix, key, offset, length);
     }
 
     @Override
     public long issueWritePrefetches() {
-        return store.issueWritePrefetches();
+        return buffers.issueWritePrefetches();
     }
 }
