@@ -70,7 +70,7 @@ class SlotHintsTest {
     }
 
     @Test
-    void growsToHoldALongTailOnlyForTailsAndWithinTwiceTheSlots() {
+    void growsToHoldALongTailOnlyForTailsAndWithinFourTimesTheSlots() {
         KeyRecords records = oneKeyAtSlotZero();
         int tail = 300_000;
         SlotHints covered = new SlotHints();
@@ -95,8 +95,9 @@ class SlotHintsTest {
         assertThat(capped.size()).isEqualTo(SlotHints.INITIAL); // a tail past the limit is never served: no growth for it
         assertThat(arrivals.size()).isEqualTo(SlotHints.INITIAL);
         assertThat(covered.bytesPerSlot(1 << 20)).isEqualTo(8); // 2^19 entries of 16 bytes over 2^20 slots
-        assertThat(SlotHints.limit(150_001)).as("a tail of twice the slots fits").isEqualTo(1 << 19);
-        assertThat(SlotHints.limit(1 << 17)).isEqualTo(1 << 18);
+        assertThat(SlotHints.limit(150_001)).as("a tail of four times the slots fits").isEqualTo(1 << 20);
+        assertThat(SlotHints.limit(1 << 17)).isEqualTo(1 << 19);
+        assertThat(SlotHints.limit(700_000)).as("FRAUD's 180-day tail of 2.7 M events over 1 M cards").isGreaterThan(2_730_000);
         assertThat(new SlotHints().bytesPerSlot(16)).isZero();
     }
 
